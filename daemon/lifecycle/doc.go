@@ -1,0 +1,8 @@
+// Package lifecycle is the domain of maas-sidecar: node lifecycle states and
+// their owned transitions, run (job) states, the onboarding and decommission
+// stage catalogs, failure classes, operator actions, the MAAS node status
+// enum, the store contract and the single Error type every layer returns.
+//
+// It imports only the standard library. Adapters (bbolt, MAAS, Vault, bmclib)
+// translate their own types into these at their edge.
+package lifecycle
