@@ -1,0 +1,103 @@
+package lifecycle
+
+import "time"
+
+// SitePolicy is the site's implicit default profile (seed 001 §3.6), plus
+// the policy-driven timeouts of §4.14 and the heartbeat threshold of §6.3.
+type SitePolicy struct {
+	SiteID                               string    `json:"site_id"`
+	StrictPXEPreflight                   bool      `json:"strict_pxe_preflight"`
+	EnablePhase2RoCE                     bool      `json:"enable_phase2_roce"`
+	RequireHWSync                        bool      `json:"require_hw_sync"`
+	HardwareSyncInterval                 string    `json:"hardware_sync_interval"`
+	ReleaseFallbackNoErase               bool      `json:"release_fallback_no_erase"`
+	EnableDeployRetryOnDatasourceFailure bool      `json:"enable_deploy_retry_on_datasource_failure"`
+	MaxDeployRetryAttempts               int       `json:"max_deploy_retry_attempts"`
+	AutoClaimSingleNewMachine            bool      `json:"auto_claim_single_new_machine"`
+	BatchMaxParallel                     int       `json:"batch_max_parallel"`
+	SiteBootstrapBundleRef               string    `json:"site_bootstrap_bundle_ref,omitempty"`
+	EnrollmentTokenTTLSeconds            int       `json:"enrollment_token_ttl_seconds"`
+	InitShareDisks                       bool      `json:"init_share_disks"`
+	DiscoveryTimeoutSeconds              int       `json:"discovery_timeout_seconds"`
+	CommissionTimeoutSeconds             int       `json:"commission_timeout_seconds"`
+	DeployTimeoutSeconds                 int       `json:"deploy_timeout_seconds"`
+	HWSyncSeedTimeoutSeconds             int       `json:"hw_sync_seed_timeout_seconds"`
+	HWSyncHealthTimeoutSeconds           int       `json:"hw_sync_health_timeout_seconds"`
+	EnrollmentTimeoutSeconds             int       `json:"enrollment_timeout_seconds"`
+	HeartbeatOfflineSeconds              int       `json:"heartbeat_offline_seconds"`
+	CreatedAt                            time.Time `json:"created_at"`
+	UpdatedAt                            time.Time `json:"updated_at"`
+}
+
+// DefaultSitePolicy returns the seed's defaults: the one place they live.
+func DefaultSitePolicy(siteID string) SitePolicy {
+	return SitePolicy{
+		SiteID:                               siteID,
+		StrictPXEPreflight:                   true,
+		EnablePhase2RoCE:                     true,
+		RequireHWSync:                        true,
+		HardwareSyncInterval:                 "15m",
+		ReleaseFallbackNoErase:               true,
+		EnableDeployRetryOnDatasourceFailure: true,
+		MaxDeployRetryAttempts:               1,
+		AutoClaimSingleNewMachine:            false,
+		BatchMaxParallel:                     10,
+		EnrollmentTokenTTLSeconds:            7200,
+		DiscoveryTimeoutSeconds:              900,
+		CommissionTimeoutSeconds:             2400,
+		DeployTimeoutSeconds:                 3600,
+		HWSyncSeedTimeoutSeconds:             900,
+		HWSyncHealthTimeoutSeconds:           1800,
+		EnrollmentTimeoutSeconds:             1800,
+		HeartbeatOfflineSeconds:              300,
+	}
+}
+
+// TimeoutFor returns the policy timeout named by a StageSpec's Timeout key.
+func (p SitePolicy) TimeoutFor(key string) time.Duration {
+	secs := map[string]int{
+		"discovery_timeout":      p.DiscoveryTimeoutSeconds,
+		"commission_timeout":     p.CommissionTimeoutSeconds,
+		"deploy_timeout":         p.DeployTimeoutSeconds,
+		"hw_sync_seed_timeout":   p.HWSyncSeedTimeoutSeconds,
+		"hw_sync_health_timeout": p.HWSyncHealthTimeoutSeconds,
+		"enrollment_timeout":     p.EnrollmentTimeoutSeconds,
+	}[key]
+	return time.Duration(secs) * time.Second
+}
+
+// Validate checks bounds, naming the first bad field.
+func (p SitePolicy) Validate() error {
+	const op = "lifecycle.SitePolicy"
+	if p.SiteID == "" {
+		return Invalid(op, "site_id", "site_id is required")
+	}
+	if d, err := time.ParseDuration(p.HardwareSyncInterval); err != nil || d < time.Minute {
+		return Invalid(op, "hardware_sync_interval", "hardware_sync_interval %q must be a duration of at least 1m, such as 15m", p.HardwareSyncInterval)
+	}
+	bounds := []struct {
+		field    string
+		v        int
+		min, max int
+	}{
+		{"max_deploy_retry_attempts", p.MaxDeployRetryAttempts, 0, 5},
+		{"batch_max_parallel", p.BatchMaxParallel, 1, 1000},
+		{"enrollment_token_ttl_seconds", p.EnrollmentTokenTTLSeconds, 300, 7 * 86400},
+		{"discovery_timeout_seconds", p.DiscoveryTimeoutSeconds, 30, 86400},
+		{"commission_timeout_seconds", p.CommissionTimeoutSeconds, 60, 86400},
+		{"deploy_timeout_seconds", p.DeployTimeoutSeconds, 60, 86400},
+		{"hw_sync_seed_timeout_seconds", p.HWSyncSeedTimeoutSeconds, 30, 86400},
+		{"hw_sync_health_timeout_seconds", p.HWSyncHealthTimeoutSeconds, 30, 86400},
+		{"enrollment_timeout_seconds", p.EnrollmentTimeoutSeconds, 30, 86400},
+		{"heartbeat_offline_seconds", p.HeartbeatOfflineSeconds, 30, 86400},
+	}
+	for _, b := range bounds {
+		if b.v < b.min || b.v > b.max {
+			return Invalid(op, b.field, "%s %d is outside %d-%d", b.field, b.v, b.min, b.max)
+		}
+	}
+	if p.EnrollmentTokenTTLSeconds < p.DeployTimeoutSeconds {
+		return Invalid(op, "enrollment_token_ttl_seconds", "enrollment_token_ttl_seconds (%d) must exceed deploy_timeout_seconds (%d): the token must outlive deploy and first boot", p.EnrollmentTokenTTLSeconds, p.DeployTimeoutSeconds)
+	}
+	return nil
+}

@@ -1,0 +1,147 @@
+package lifecycle
+
+import "time"
+
+// Node is the GPUaaS node record: coarse state plus its MAAS binding.
+// Status changes only through Store.TransitionNode.
+type Node struct {
+	ID               string    `json:"id"`
+	SiteID           string    `json:"site_id"`
+	Hostname         string    `json:"hostname"`
+	SKU              string    `json:"sku"`
+	Status           NodeState `json:"status"`
+	IdentityRetained bool      `json:"identity_retained"`
+	// OwningTaskID names the lifecycle operation that owns a draining or
+	// removing node; empty otherwise.
+	OwningTaskID string    `json:"owning_task_id,omitempty"`
+	MaasSystemID string    `json:"maas_system_id,omitempty"`
+	IPMIIP       string    `json:"ipmi_ip,omitempty"`
+	PXEMac       string    `json:"pxe_mac,omitempty"`
+	Host         string    `json:"host,omitempty"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+// RunKind says which workflow a run belongs to.
+type RunKind string
+
+// Run kinds.
+const (
+	RunOnboarding   RunKind = "onboarding"
+	RunDecommission RunKind = "decommission"
+)
+
+// ObservedMaas is the last MAAS state a run saw (its diagnostic snapshot).
+type ObservedMaas struct {
+	Status     string   `json:"status,omitempty"`
+	PowerState string   `json:"power_state,omitempty"`
+	IPs        []string `json:"ips,omitempty"`
+}
+
+// Run is an onboarding or decommission job with its read model
+// (seed 001 §4.2.1, §4.12, §5.7).
+type Run struct {
+	ID                string            `json:"id"`
+	Kind              RunKind           `json:"kind"`
+	Mode              DecommissionMode  `json:"mode,omitempty"`
+	SiteID            string            `json:"site_id"`
+	NodeID            string            `json:"node_id,omitempty"`
+	BatchID           string            `json:"batch_id,omitempty"`
+	Hostname          string            `json:"hostname"`
+	IPMIIP            string            `json:"ipmi_ip,omitempty"`
+	SKU               string            `json:"sku,omitempty"`
+	MaasSystemID      string            `json:"maas_system_id,omitempty"`
+	Status            JobState          `json:"status"`
+	CurrentStage      Stage             `json:"current_stage"`
+	CurrentAttempt    int               `json:"current_attempt"`
+	FailureClass      FailureClass      `json:"failure_class,omitempty"`
+	ErrorCode         string            `json:"error_code,omitempty"`
+	ErrorMessage      string            `json:"error_message,omitempty"`
+	ErrorDetails      map[string]string `json:"error_details,omitempty"`
+	Observed          ObservedMaas      `json:"observed"`
+	RecommendedAction Action            `json:"recommended_action,omitempty"`
+	RequestedBy       string            `json:"requested_by,omitempty"`
+	RequestedAt       time.Time         `json:"requested_at"`
+	StartedAt         *time.Time        `json:"started_at,omitempty"`
+	CompletedAt       *time.Time        `json:"completed_at,omitempty"`
+	UpdatedAt         time.Time         `json:"updated_at"`
+}
+
+// EventStatus is the outcome recorded by a stage event.
+type EventStatus string
+
+// Stage event statuses (append-only history).
+const (
+	EventStarted     EventStatus = "started"
+	EventSucceeded   EventStatus = "succeeded"
+	EventFailed      EventStatus = "failed"
+	EventCompensated EventStatus = "compensated"
+	EventSkipped     EventStatus = "skipped"
+)
+
+// RunEvent is one entry of a run's stage history. Seq is assigned by the
+// store, strictly increasing per run.
+type RunEvent struct {
+	RunID      string            `json:"run_id"`
+	Seq        uint64            `json:"seq"`
+	Stage      Stage             `json:"stage"`
+	Attempt    int               `json:"attempt"`
+	Status     EventStatus       `json:"status"`
+	Message    string            `json:"message,omitempty"`
+	Details    map[string]string `json:"details,omitempty"`
+	OccurredAt time.Time         `json:"occurred_at"`
+}
+
+// Lease is a site's ownership grant. Epoch increases with every new grant
+// and fences every journal write of the site's runs.
+type Lease struct {
+	SiteID    string    `json:"site_id"`
+	Holder    string    `json:"holder"`
+	Epoch     uint64    `json:"epoch"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// Fence is what a fenced write carries: the site and the epoch its writer holds.
+type Fence struct {
+	SiteID string
+	Epoch  uint64
+}
+
+// Fence returns the fence of l.
+func (l Lease) Fence() Fence { return Fence{SiteID: l.SiteID, Epoch: l.Epoch} }
+
+// AuditEntry records one mutation or operator action (seed 001 §4.12).
+type AuditEntry struct {
+	Seq            uint64            `json:"seq"`
+	At             time.Time         `json:"at"`
+	Actor          string            `json:"actor"`
+	Role           string            `json:"role"`
+	Action         string            `json:"action"`
+	Reason         string            `json:"reason,omitempty"`
+	TargetKind     string            `json:"target_kind"`
+	TargetID       string            `json:"target_id"`
+	PriorState     string            `json:"prior_state,omitempty"`
+	PriorStage     string            `json:"prior_stage,omitempty"`
+	ExpectedTarget string            `json:"expected_target,omitempty"`
+	CorrelationIDs map[string]string `json:"correlation_ids,omitempty"`
+}
+
+// Role is an admin API role.
+type Role string
+
+// Roles, from least to most privileged.
+const (
+	RoleViewer   Role = "viewer"
+	RoleOperator Role = "operator"
+	RoleAdmin    Role = "admin"
+)
+
+// AdminToken is an admin API bearer token. Only its SHA-256 hash is stored.
+type AdminToken struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Role      Role       `json:"role"`
+	Hash      string     `json:"hash"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}

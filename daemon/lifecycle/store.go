@@ -1,0 +1,152 @@
+package lifecycle
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the persistence contract every backend (bbolt, dqlite) meets and
+// daemon/store/storetest checks. Every method is one atomic operation.
+// Errors are *Error: invalid (bad record, naming the field), not_found,
+// conflict (duplicate, stale state, stale lease epoch), unavailable (the
+// backend cannot be reached) and internal.
+type Store interface {
+	SiteStore
+	NodeStore
+	RunStore
+	LeaseStore
+	AuditStore
+	TokenStore
+	// Close releases the backend. Calls after Close return unavailable.
+	Close() error
+}
+
+// SiteStore keeps sites and their policy (the implicit default profile).
+type SiteStore interface {
+	// CreateSite stores a validated site with its policy; conflict when the
+	// id or name exists.
+	CreateSite(ctx context.Context, s Site, p SitePolicy) error
+	GetSite(ctx context.Context, id string) (Site, error)
+	// ListSites returns every site, soft-deleted ones included, by name.
+	ListSites(ctx context.Context) ([]Site, error)
+	// UpdateSite applies fn to the stored site and saves the result if it
+	// validates; the id cannot change and the name stays unique.
+	UpdateSite(ctx context.Context, id string, fn func(*Site) error) (Site, error)
+	GetSitePolicy(ctx context.Context, siteID string) (SitePolicy, error)
+	UpdateSitePolicy(ctx context.Context, siteID string, fn func(*SitePolicy) error) (SitePolicy, error)
+}
+
+// NodeTransition asks the store to move a node From -> To under the
+// lifecycle rules (CheckTransition). Actor and TaskID are in Context;
+// IdentityRetained is taken from the stored node, not the caller.
+type NodeTransition struct {
+	NodeID  string
+	From    NodeState
+	To      NodeState
+	Context TransitionContext
+}
+
+// NodeFilter selects nodes; zero fields match everything.
+type NodeFilter struct {
+	SiteID string
+	Status NodeState
+}
+
+// NodeStore keeps node records. A node id is never reused, even after the
+// node is deleted; a hostname is unique per site among undeleted nodes.
+type NodeStore interface {
+	// CreateNode stores a new node in bootstrap_issued or enrolling.
+	CreateNode(ctx context.Context, n Node) error
+	GetNode(ctx context.Context, id string) (Node, error)
+	ListNodes(ctx context.Context, f NodeFilter) ([]Node, error)
+	// TransitionNode moves a node if it is in t.From; conflict naming the
+	// current state otherwise. Replaying a transition that already took
+	// effect (node already in t.To with the same owning task) succeeds.
+	TransitionNode(ctx context.Context, t NodeTransition) (Node, error)
+	// UpdateNode changes binding fields (host, MAAS system id, ...); fn may
+	// not change the id, site, status or owning task.
+	UpdateNode(ctx context.Context, id string, fn func(*Node) error) (Node, error)
+}
+
+// RunFilter selects runs; zero fields match everything.
+type RunFilter struct {
+	SiteID   string
+	BatchID  string
+	NodeID   string
+	Kind     RunKind
+	Statuses []JobState
+}
+
+// StageRecord is a stage attempt's journal entry.
+type StageRecord struct {
+	RunID   string
+	Stage   Stage
+	Attempt int
+	Status  EventStatus
+	Message string
+	Details map[string]string
+}
+
+// RunStore keeps runs and their append-only event history. Writes that
+// drive a run are fenced: they carry the site lease epoch and fail with
+// conflict when a newer lease was granted since.
+type RunStore interface {
+	// CreateRun stores a new pending run of an existing site.
+	CreateRun(ctx context.Context, r Run) error
+	GetRun(ctx context.Context, id string) (Run, error)
+	// ListRuns returns matching runs ordered by request time, then id.
+	ListRuns(ctx context.Context, f RunFilter) ([]Run, error)
+	// UpdateRun applies fn under the fence; status moves must be legal
+	// (CheckJobMove) and id, kind and site cannot change.
+	UpdateRun(ctx context.Context, f Fence, id string, fn func(*Run) error) (Run, error)
+	// RecordStage appends a stage event and moves the run's current stage
+	// and attempt to it, atomically, under the fence.
+	RecordStage(ctx context.Context, f Fence, rec StageRecord) (Run, RunEvent, error)
+	// AppendRunEvents appends events under the fence and returns them with
+	// their sequence numbers.
+	AppendRunEvents(ctx context.Context, f Fence, runID string, evs []RunEvent) ([]RunEvent, error)
+	// ListRunEvents returns up to limit events with Seq > afterSeq, in order.
+	ListRunEvents(ctx context.Context, runID string, afterSeq uint64, limit int) ([]RunEvent, error)
+}
+
+// LeaseStore grants site ownership with a fencing epoch.
+type LeaseStore interface {
+	// ClaimLease grants or extends the site lease for holder. A new grant
+	// (free, expired, or another holder's expired lease) gets a higher
+	// epoch; conflict while another holder's lease is unexpired.
+	ClaimLease(ctx context.Context, siteID, holder string, ttl time.Duration) (Lease, error)
+	// RenewLease extends l; conflict when l's epoch is no longer current.
+	RenewLease(ctx context.Context, l Lease, ttl time.Duration) (Lease, error)
+	// ReleaseLease ends l early; releasing a superseded lease is a no-op.
+	ReleaseLease(ctx context.Context, l Lease) error
+	GetLease(ctx context.Context, siteID string) (Lease, error)
+}
+
+// AuditFilter selects audit entries; zero fields match everything.
+type AuditFilter struct {
+	TargetKind string
+	TargetID   string
+	Actor      string
+	Action     string
+	AfterSeq   uint64
+	Limit      int
+}
+
+// AuditStore is the append-only audit log.
+type AuditStore interface {
+	// AppendAudit stores e, assigning Seq and At.
+	AppendAudit(ctx context.Context, e AuditEntry) (AuditEntry, error)
+	// ListAudit returns matching entries in Seq order.
+	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, error)
+}
+
+// TokenStore keeps admin API tokens by hash.
+type TokenStore interface {
+	// CreateAdminToken stores t; conflict on a duplicate id or hash.
+	CreateAdminToken(ctx context.Context, t AdminToken) error
+	// AdminTokenByHash finds a token, revoked or not; not_found otherwise.
+	AdminTokenByHash(ctx context.Context, hash string) (AdminToken, error)
+	ListAdminTokens(ctx context.Context) ([]AdminToken, error)
+	// RevokeAdminToken marks the token revoked; revoking twice succeeds.
+	RevokeAdminToken(ctx context.Context, id string) (AdminToken, error)
+}
