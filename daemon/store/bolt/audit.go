@@ -1,0 +1,54 @@
+package bolt
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	bbolt "go.etcd.io/bbolt"
+)
+
+// AppendAudit implements lifecycle.AuditStore.
+func (s *Store) AppendAudit(ctx context.Context, e lifecycle.AuditEntry) (out lifecycle.AuditEntry, err error) {
+	const op = "store.AppendAudit"
+	if e.Actor == "" || e.Action == "" || e.TargetKind == "" {
+		return out, lifecycle.Invalid(op, "audit", "an audit entry needs an actor, an action and a target kind")
+	}
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bAudit)
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		e.Seq, e.At = seq, s.now()
+		out = e
+		return put(b, u64(seq), e)
+	})
+	return out, err
+}
+
+// ListAudit implements lifecycle.AuditStore.
+func (s *Store) ListAudit(ctx context.Context, f lifecycle.AuditFilter) ([]lifecycle.AuditEntry, error) {
+	out := []lifecycle.AuditEntry{}
+	err := s.view(ctx, "store.ListAudit", func(tx *bbolt.Tx) error {
+		c := tx.Bucket(bAudit).Cursor()
+		for k, v := c.Seek(u64(f.AfterSeq + 1)); k != nil && (f.Limit <= 0 || len(out) < f.Limit); k, v = c.Next() {
+			var e lifecycle.AuditEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			if auditMatches(f, e) {
+				out = append(out, e)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func auditMatches(f lifecycle.AuditFilter, e lifecycle.AuditEntry) bool {
+	return (f.TargetKind == "" || f.TargetKind == e.TargetKind) &&
+		(f.TargetID == "" || f.TargetID == e.TargetID) &&
+		(f.Actor == "" || f.Actor == e.Actor) &&
+		(f.Action == "" || f.Action == e.Action)
+}

@@ -1,0 +1,8 @@
+// Package bolt is the embedded bbolt backend of lifecycle.Store: one file,
+// no server, what a single-region site needs.
+//
+// Records are JSON values in one bucket per record kind, with small index
+// buckets for uniqueness (site names, node hostnames, token hashes). Every
+// Store method is one bbolt transaction, so each is atomic and a crash
+// leaves either all of an operation or none of it.
+package bolt

@@ -1,0 +1,108 @@
+package bolt
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	bbolt "go.etcd.io/bbolt"
+)
+
+// RecordStage implements lifecycle.RunStore.
+func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycle.StageRecord) (r lifecycle.Run, ev lifecycle.RunEvent, err error) {
+	const op = "store.RecordStage"
+	if rec.Stage == "" || rec.Attempt < 1 || !validEvent(rec.Status) {
+		return r, ev, lifecycle.Invalid(op, "stage", "a stage record needs a stage, an attempt >= 1 and a status")
+	}
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		r, err = fencedRun(tx, op, f, rec.RunID)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		evs, err := appendEvents(tx, r.ID, now, []lifecycle.RunEvent{{
+			Stage: rec.Stage, Attempt: rec.Attempt, Status: rec.Status, Message: rec.Message, Details: rec.Details,
+		}})
+		if err != nil {
+			return err
+		}
+		ev = evs[0]
+		r.CurrentStage, r.CurrentAttempt, r.UpdatedAt = rec.Stage, rec.Attempt, now
+		return put(tx.Bucket(bRuns), []byte(r.ID), r)
+	})
+	if err != nil {
+		return lifecycle.Run{}, lifecycle.RunEvent{}, err
+	}
+	return r, ev, nil
+}
+
+// AppendRunEvents implements lifecycle.RunStore.
+func (s *Store) AppendRunEvents(ctx context.Context, f lifecycle.Fence, runID string, evs []lifecycle.RunEvent) (out []lifecycle.RunEvent, err error) {
+	const op = "store.AppendRunEvents"
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		if _, err := fencedRun(tx, op, f, runID); err != nil {
+			return err
+		}
+		out, err = appendEvents(tx, runID, s.now(), evs)
+		return err
+	})
+	return out, err
+}
+
+func appendEvents(tx *bbolt.Tx, runID string, now time.Time, evs []lifecycle.RunEvent) ([]lifecycle.RunEvent, error) {
+	b := tx.Bucket(bEvents).Bucket([]byte(runID))
+	if b == nil {
+		return nil, lifecycle.Errorf(lifecycle.CodeInternal, "store.appendEvents", "run %s has no event history", runID)
+	}
+	out := make([]lifecycle.RunEvent, 0, len(evs))
+	for _, e := range evs {
+		if e.Stage == "" || !validEvent(e.Status) {
+			return nil, lifecycle.Invalid("store.AppendRunEvents", "status", "event status %q for stage %q is not valid", e.Status, e.Stage)
+		}
+		seq, err := b.NextSequence()
+		if err != nil {
+			return nil, err
+		}
+		e.RunID, e.Seq = runID, seq
+		if e.OccurredAt.IsZero() {
+			e.OccurredAt = now
+		}
+		if err := put(b, u64(seq), e); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// ListRunEvents implements lifecycle.RunStore.
+func (s *Store) ListRunEvents(ctx context.Context, runID string, afterSeq uint64, limit int) ([]lifecycle.RunEvent, error) {
+	const op = "store.ListRunEvents"
+	out := []lifecycle.RunEvent{}
+	err := s.view(ctx, op, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bEvents).Bucket([]byte(runID))
+		if b == nil {
+			return notFound(op, "run", runID)
+		}
+		c := b.Cursor()
+		for k, v := c.Seek(u64(afterSeq + 1)); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Next() {
+			var e lifecycle.RunEvent
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func validEvent(s lifecycle.EventStatus) bool {
+	switch s {
+	case lifecycle.EventStarted, lifecycle.EventSucceeded, lifecycle.EventFailed,
+		lifecycle.EventCompensated, lifecycle.EventSkipped:
+		return true
+	}
+	return false
+}

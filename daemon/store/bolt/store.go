@@ -1,0 +1,178 @@
+package bolt
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	bbolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// FileName is the store's file inside the state directory.
+const FileName = "maas-sidecar.db"
+
+var (
+	bSites     = []byte("sites")
+	bSiteNames = []byte("site_names")
+	bPolicies  = []byte("site_policies")
+	bNodes     = []byte("nodes")
+	bNodeHosts = []byte("node_hostnames")
+	bRuns      = []byte("runs")
+	bEvents    = []byte("run_events")
+	bLeases    = []byte("leases")
+	bAudit     = []byte("audit")
+	bTokens    = []byte("admin_tokens")
+	bTokenHash = []byte("admin_token_hashes")
+	allBuckets = [][]byte{bSites, bSiteNames, bPolicies, bNodes, bNodeHosts, bRuns, bEvents, bLeases, bAudit, bTokens, bTokenHash}
+)
+
+// Options tune Open. The zero value means defaults.
+type Options struct {
+	// Now is the clock for record timestamps and lease expiry (time.Now).
+	Now func() time.Time
+	// Logger receives store-level warnings (slog.Default).
+	Logger *slog.Logger
+	// LockTimeout bounds the wait for the file lock held by another
+	// process (1s). A second daemon on one state dir fails instead of hanging.
+	LockTimeout time.Duration
+	// NoSync skips fsync per commit. For benchmarks only: a crash may lose
+	// the last commits.
+	NoSync bool
+}
+
+// Store is lifecycle.Store on a bbolt file.
+type Store struct {
+	db     *bbolt.DB
+	now    func() time.Time
+	log    *slog.Logger
+	closed atomic.Bool
+}
+
+var _ lifecycle.Store = (*Store)(nil)
+
+// Open opens or creates the store file at path.
+func Open(path string, opts Options) (*Store, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.LockTimeout == 0 {
+		opts.LockTimeout = time.Second
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: opts.LockTimeout, NoSync: opts.NoSync})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, "store.Open", "%s is locked by another process", path)
+	}
+	if err != nil {
+		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", err)
+	}
+	err = db.Update(func(tx *bbolt.Tx) error {
+		for _, b := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", err)
+	}
+	return &Store{db: db, now: func() time.Time { return opts.Now().UTC() }, log: opts.Logger}, nil
+}
+
+// Close closes the file. It is safe to call twice.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	return s.db.Close()
+}
+
+// Path returns the file path.
+func (s *Store) Path() string { return s.db.Path() }
+
+// Check verifies the file's internal consistency (bbolt's page checks).
+func (s *Store) Check() error {
+	return s.db.View(func(tx *bbolt.Tx) error {
+		for err := range tx.Check() {
+			return err
+		}
+		return nil
+	})
+}
+
+func (s *Store) begin(ctx context.Context, op string) error {
+	if s.closed.Load() {
+		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
+	}
+	if err := ctx.Err(); err != nil {
+		return lifecycle.Wrap(lifecycle.CodeUnavailable, op, err)
+	}
+	return nil
+}
+
+// update runs fn in a write transaction; errors from fn pass through, others
+// are wrapped once under op.
+func (s *Store) update(ctx context.Context, op string, fn func(*bbolt.Tx) error) error {
+	if err := s.begin(ctx, op); err != nil {
+		return err
+	}
+	return wrapTx(op, s.db.Update(fn))
+}
+
+func (s *Store) view(ctx context.Context, op string, fn func(*bbolt.Tx) error) error {
+	if err := s.begin(ctx, op); err != nil {
+		return err
+	}
+	return wrapTx(op, s.db.View(fn))
+}
+
+func wrapTx(op string, err error) error {
+	var le *lifecycle.Error
+	if err == nil || errors.As(err, &le) {
+		return err
+	}
+	if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
+		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
+	}
+	return lifecycle.Wrap(lifecycle.CodeInternal, op, err)
+}
+
+func get(b *bbolt.Bucket, key string, v any) (bool, error) {
+	raw := b.Get([]byte(key))
+	if raw == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return true, fmt.Errorf("decode record %q: %w", key, err)
+	}
+	return true, nil
+}
+
+func put(b *bbolt.Bucket, key []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, raw)
+}
+
+func u64(n uint64) []byte {
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], n)
+	return k[:]
+}
+
+func notFound(op, kind, id string) error {
+	return lifecycle.Errorf(lifecycle.CodeNotFound, op, "%s %q not found", kind, id)
+}

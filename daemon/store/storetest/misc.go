@@ -1,0 +1,78 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+func testAudit(t *testing.T, e *env) {
+	for i, a := range []string{"site.create", "onboarding.retry", "site.create"} {
+		got, err := e.st.AppendAudit(e.ctx, lifecycle.AuditEntry{Actor: "alice", Role: "admin", Action: a,
+			TargetKind: "site", TargetID: "s1", Reason: "r", CorrelationIDs: map[string]string{"run_id": "r1"}})
+		e.must(err)
+		if got.Seq != uint64(i+1) || got.At != e.clock.Now() {
+			t.Fatalf("entry %d = %+v", i, got)
+		}
+	}
+	_, err := e.st.AppendAudit(e.ctx, lifecycle.AuditEntry{Action: "x"})
+	e.wantCode(err, lifecycle.CodeInvalid)
+	creates, err := e.st.ListAudit(e.ctx, lifecycle.AuditFilter{Action: "site.create"})
+	e.must(err)
+	page, err := e.st.ListAudit(e.ctx, lifecycle.AuditFilter{AfterSeq: 1, Limit: 1})
+	e.must(err)
+	if len(creates) != 2 || creates[1].Seq != 3 || len(page) != 1 || page[0].Seq != 2 || page[0].CorrelationIDs["run_id"] != "r1" {
+		t.Fatalf("creates=%+v page=%+v", creates, page)
+	}
+}
+
+func testTokens(t *testing.T, e *env) {
+	tok := lifecycle.AdminToken{ID: "t1", Name: "bootstrap", Role: lifecycle.RoleAdmin, Hash: "h1"}
+	e.must(e.st.CreateAdminToken(e.ctx, tok))
+	e.wantCode(e.st.CreateAdminToken(e.ctx, lifecycle.AdminToken{ID: "t2", Role: lifecycle.RoleViewer, Hash: "h1"}), lifecycle.CodeConflict)
+	e.wantCode(e.st.CreateAdminToken(e.ctx, lifecycle.AdminToken{ID: "t3", Role: "root", Hash: "h3"}), lifecycle.CodeInvalid)
+	got, err := e.st.AdminTokenByHash(e.ctx, "h1")
+	e.must(err)
+	if got.ID != "t1" || got.Role != lifecycle.RoleAdmin || got.RevokedAt != nil {
+		t.Fatalf("token = %+v", got)
+	}
+	_, err = e.st.AdminTokenByHash(e.ctx, "nope")
+	e.wantCode(err, lifecycle.CodeNotFound)
+	r1, err := e.st.RevokeAdminToken(e.ctx, "t1")
+	e.must(err)
+	e.clock.Advance(1)
+	r2, err := e.st.RevokeAdminToken(e.ctx, "t1")
+	e.must(err)
+	if r1.RevokedAt == nil || !r2.RevokedAt.Equal(*r1.RevokedAt) {
+		t.Fatalf("revoke must be idempotent: %v %v", r1.RevokedAt, r2.RevokedAt)
+	}
+	got, _ = e.st.AdminTokenByHash(e.ctx, "h1")
+	if got.RevokedAt == nil {
+		t.Fatal("revocation not visible by hash")
+	}
+	_, err = e.st.RevokeAdminToken(e.ctx, "nope")
+	e.wantCode(err, lifecycle.CodeNotFound)
+	list, err := e.st.ListAdminTokens(e.ctx)
+	e.must(err)
+	if len(list) != 1 {
+		t.Fatalf("tokens = %+v", list)
+	}
+}
+
+func testClosed(t *testing.T, e *env) {
+	e.must(e.st.Close())
+	_, err := e.st.GetSite(e.ctx, "x")
+	e.wantCode(err, lifecycle.CodeUnavailable)
+	e.wantCode(e.st.CreateSite(e.ctx, lifecycle.Site{}, lifecycle.SitePolicy{}), lifecycle.CodeInvalid) // validation first
+	_, err = e.st.ListRuns(e.ctx, lifecycle.RunFilter{})
+	e.wantCode(err, lifecycle.CodeUnavailable)
+	e.must(e.st.Close()) // twice is fine
+
+	st := e.h.Open(t)
+	defer st.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = st.ListSites(ctx)
+	e.wantCode(err, lifecycle.CodeUnavailable)
+}
