@@ -31,7 +31,9 @@ func TestFlagsOverrideTheFile(t *testing.T) {
 		want func(*config.Config)
 	}{
 		{"file only", []string{"--config", file},
-			func(c *config.Config) { c.AdminListen, c.StateDir, c.LogLevel = "127.0.0.1:7000", "/srv/from-file", "warn" }},
+			func(c *config.Config) {
+				c.AdminListen, c.StateDir, c.LogLevel = "127.0.0.1:7000", "/srv/from-file", "warn"
+			}},
 		{"flags win", []string{"--config", file, "--admin-listen", "127.0.0.1:0", "--state-dir", "/srv/flag", "--log-level", "debug"},
 			func(c *config.Config) { c.AdminListen, c.StateDir, c.LogLevel = "127.0.0.1:0", "/srv/flag", "debug" }},
 		{"unset flags keep the file", []string{"--config", file, "--state-dir", "/srv/flag"},
