@@ -13,13 +13,18 @@ type Node struct {
 	IdentityRetained bool      `json:"identity_retained"`
 	// OwningTaskID names the lifecycle operation that owns a draining or
 	// removing node; empty otherwise.
-	OwningTaskID string    `json:"owning_task_id,omitempty"`
-	MaasSystemID string    `json:"maas_system_id,omitempty"`
-	IPMIIP       string    `json:"ipmi_ip,omitempty"`
-	PXEMac       string    `json:"pxe_mac,omitempty"`
-	Host         string    `json:"host,omitempty"`
-	CreatedAt    time.Time `json:"created_at"`
-	UpdatedAt    time.Time `json:"updated_at"`
+	OwningTaskID string `json:"owning_task_id,omitempty"`
+	MaasSystemID string `json:"maas_system_id,omitempty"`
+	IPMIIP       string `json:"ipmi_ip,omitempty"`
+	PXEMac       string `json:"pxe_mac,omitempty"`
+	Host         string `json:"host,omitempty"`
+	// EnrolledAt and AgentCertSerial describe the agent identity;
+	// LastContactAt is the agent's last poll (the heartbeat).
+	EnrolledAt      *time.Time `json:"enrolled_at,omitempty"`
+	AgentCertSerial string     `json:"agent_cert_serial,omitempty"`
+	LastContactAt   *time.Time `json:"last_contact_at,omitempty"`
+	CreatedAt       time.Time  `json:"created_at"`
+	UpdatedAt       time.Time  `json:"updated_at"`
 }
 
 // RunKind says which workflow a run belongs to.

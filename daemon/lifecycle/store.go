@@ -17,6 +17,8 @@ type Store interface {
 	LeaseStore
 	AuditStore
 	TokenStore
+	TaskStore
+	EnrollmentStore
 	// Close releases the backend. Calls after Close return unavailable.
 	Close() error
 }
@@ -149,4 +151,42 @@ type TokenStore interface {
 	ListAdminTokens(ctx context.Context) ([]AdminToken, error)
 	// RevokeAdminToken marks the token revoked; revoking twice succeeds.
 	RevokeAdminToken(ctx context.Context, id string) (AdminToken, error)
+}
+
+// TaskFilter selects agent tasks; zero fields match everything.
+type TaskFilter struct {
+	NodeID string
+	Type   TaskType
+	States []TaskState
+}
+
+// TaskStore is the agent task queue (DESIGN.md §7).
+type TaskStore interface {
+	// EnqueueTask adds t as queued. When the node already has a task of the
+	// same type that is queued, or dispatched with a live lease, that task
+	// is returned instead (created=false); a dispatched task whose lease
+	// lapsed is requeued and returned.
+	EnqueueTask(ctx context.Context, t AgentTask) (task AgentTask, created bool, err error)
+	// ClaimTask dispatches the node's oldest queued task (after requeueing
+	// lapsed leases and expiring stale tasks) with a fresh sequence number
+	// and a lease; ok=false when there is none.
+	ClaimTask(ctx context.Context, nodeID string, lease time.Duration) (task AgentTask, ok bool, err error)
+	// CompleteTask records the result of a dispatched task; the node and
+	// sequence must match the dispatch (conflict otherwise). Reporting the
+	// same outcome twice succeeds.
+	CompleteTask(ctx context.Context, nodeID, taskID string, seq uint64, res TaskResult) (AgentTask, error)
+	GetTask(ctx context.Context, id string) (AgentTask, error)
+	ListTasks(ctx context.Context, f TaskFilter) ([]AgentTask, error)
+}
+
+// EnrollmentStore keeps one-time agent enrollment tokens and agent contact.
+type EnrollmentStore interface {
+	// CreateEnrollmentToken stores a token for a node and invalidates the
+	// node's earlier unused tokens.
+	CreateEnrollmentToken(ctx context.Context, t EnrollmentToken) error
+	// ConsumeEnrollmentToken marks the token used, once: not_found for an
+	// unknown hash, conflict when used or expired, forbidden for another node.
+	ConsumeEnrollmentToken(ctx context.Context, hash, nodeID string) (EnrollmentToken, error)
+	// TouchNodeContact records that the node's agent was heard from now.
+	TouchNodeContact(ctx context.Context, nodeID string) error
 }

@@ -18,21 +18,6 @@ import (
 // FileName is the store's file inside the state directory.
 const FileName = "maas-sidecar.db"
 
-var (
-	bSites     = []byte("sites")
-	bSiteNames = []byte("site_names")
-	bPolicies  = []byte("site_policies")
-	bNodes     = []byte("nodes")
-	bNodeHosts = []byte("node_hostnames")
-	bRuns      = []byte("runs")
-	bEvents    = []byte("run_events")
-	bLeases    = []byte("leases")
-	bAudit     = []byte("audit")
-	bTokens    = []byte("admin_tokens")
-	bTokenHash = []byte("admin_token_hashes")
-	allBuckets = [][]byte{bSites, bSiteNames, bPolicies, bNodes, bNodeHosts, bRuns, bEvents, bLeases, bAudit, bTokens, bTokenHash}
-)
-
 // Options tune Open. The zero value means defaults.
 type Options struct {
 	// Now is the clock for record timestamps and lease expiry (time.Now).

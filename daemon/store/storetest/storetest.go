@@ -46,6 +46,7 @@ func Run(t *testing.T, nh NewHarness) {
 		{"Runs", testRuns}, {"RunEvents", testRunEvents},
 		{"Leases", testLeases}, {"Fencing", testFencing},
 		{"Audit", testAudit}, {"Tokens", testTokens},
+		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"ConcurrentWriters", testConcurrentWriters}, {"Reopen", testReopen}, {"Closed", testClosed},
 	}
 	for _, s := range suites {

@@ -1,0 +1,90 @@
+package lifecycle
+
+import "time"
+
+// TaskType is a typed agent task. The agent runs only these; there is no
+// shell payload type.
+type TaskType string
+
+// The agent task catalog (DESIGN.md §7, seed 001 §5.6).
+const (
+	TaskHWSyncReseed   TaskType = "node.hw_sync_reseed"
+	TaskGPUScrub       TaskType = "node.gpu_scrub"
+	TaskValidateClean  TaskType = "node.validate_clean"
+	TaskStorageCleanup TaskType = "node.storage_cleanup"
+	TaskDrain          TaskType = "node.drain"
+	TaskUninstall      TaskType = "node.uninstall"
+	TaskRevokeUser     TaskType = "allocation.revoke_user"
+	TaskTerminalClose  TaskType = "terminal.close"
+	TaskHeartbeatCheck TaskType = "node.heartbeat_check"
+)
+
+// TaskTypes lists the catalog.
+var TaskTypes = []TaskType{
+	TaskHWSyncReseed, TaskGPUScrub, TaskValidateClean, TaskStorageCleanup, TaskDrain,
+	TaskUninstall, TaskRevokeUser, TaskTerminalClose, TaskHeartbeatCheck,
+}
+
+// Valid reports whether t is in the catalog.
+func (t TaskType) Valid() bool {
+	for _, v := range TaskTypes {
+		if v == t {
+			return true
+		}
+	}
+	return false
+}
+
+// TaskState is where a task is in the queue.
+type TaskState string
+
+// Task states. A dispatched task whose lease lapses goes back to queued; a
+// task past its expiry that never finished becomes expired.
+const (
+	TaskQueued     TaskState = "queued"
+	TaskDispatched TaskState = "dispatched"
+	TaskSucceeded  TaskState = "succeeded"
+	TaskFailed     TaskState = "failed"
+	TaskExpired    TaskState = "expired"
+)
+
+// Terminal reports whether the task is finished.
+func (s TaskState) Terminal() bool {
+	return s == TaskSucceeded || s == TaskFailed || s == TaskExpired
+}
+
+// TaskResult is what the agent reported.
+type TaskResult struct {
+	Success    bool              `json:"success"`
+	Message    string            `json:"message,omitempty"`
+	Details    map[string]string `json:"details,omitempty"`
+	FinishedAt time.Time         `json:"finished_at"`
+}
+
+// AgentTask is one queued unit of agent work. Seq is assigned per node at
+// each dispatch and never reused, so a replayed task is detectable.
+type AgentTask struct {
+	ID         string      `json:"id"`
+	NodeID     string      `json:"node_id"`
+	Type       TaskType    `json:"type"`
+	Payload    []byte      `json:"payload,omitempty"` // JSON object
+	State      TaskState   `json:"state"`
+	Seq        uint64      `json:"seq,omitempty"`
+	Attempts   int         `json:"attempts"`
+	RunID      string      `json:"run_id,omitempty"` // owning run, for correlation
+	ExpiresAt  time.Time   `json:"expires_at"`
+	LeaseUntil *time.Time  `json:"lease_until,omitempty"`
+	Result     *TaskResult `json:"result,omitempty"`
+	CreatedAt  time.Time   `json:"created_at"`
+	UpdatedAt  time.Time   `json:"updated_at"`
+}
+
+// EnrollmentToken binds a one-time agent enrollment secret (stored only as
+// its SHA-256 hash) to one node.
+type EnrollmentToken struct {
+	Hash      string     `json:"hash"`
+	NodeID    string     `json:"node_id"`
+	ExpiresAt time.Time  `json:"expires_at"`
+	UsedAt    *time.Time `json:"used_at,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+}

@@ -1,0 +1,24 @@
+package bolt
+
+// Bucket names. Records are JSON; index buckets hold ids.
+var (
+	bSites      = []byte("sites")
+	bSiteNames  = []byte("site_names") // name -> site id
+	bPolicies   = []byte("site_policies")
+	bNodes      = []byte("nodes")
+	bNodeHosts  = []byte("node_hostnames") // site id + hostname -> node id (undeleted)
+	bRuns       = []byte("runs")
+	bEvents     = []byte("run_events") // run id -> {seq: event}
+	bLeases     = []byte("leases")
+	bAudit      = []byte("audit") // seq -> entry
+	bTokens     = []byte("admin_tokens")
+	bTokenHash  = []byte("admin_token_hashes") // hash -> token id
+	bTasks      = []byte("agent_tasks")
+	bOpenTasks  = []byte("agent_tasks_open") // node id -> {task id}
+	bTaskSeq    = []byte("agent_task_seq")   // node id -> last dispatch sequence
+	bEnroll     = []byte("enrollment_tokens")
+	bEnrollNode = []byte("enrollment_token_by_node") // node id -> newest hash
+)
+
+var allBuckets = [][]byte{bSites, bSiteNames, bPolicies, bNodes, bNodeHosts, bRuns, bEvents, bLeases,
+	bAudit, bTokens, bTokenHash, bTasks, bOpenTasks, bTaskSeq, bEnroll, bEnrollNode}

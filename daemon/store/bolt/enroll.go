@@ -1,0 +1,93 @@
+package bolt
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	bbolt "go.etcd.io/bbolt"
+)
+
+// CreateEnrollmentToken implements lifecycle.EnrollmentStore.
+func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.EnrollmentToken) error {
+	const op = "store.CreateEnrollmentToken"
+	if t.Hash == "" || t.NodeID == "" || t.ExpiresAt.IsZero() {
+		return lifecycle.Invalid(op, "token", "an enrollment token needs a hash, a node and an expiry")
+	}
+	return s.update(ctx, op, func(tx *bbolt.Tx) error {
+		if _, err := loadNode(tx, op, t.NodeID); err != nil {
+			return err
+		}
+		b := tx.Bucket(bEnroll)
+		if b.Get([]byte(t.Hash)) != nil {
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token already exists")
+		}
+		now := s.now()
+		if err := invalidatePrevious(tx, t.NodeID, now); err != nil {
+			return err
+		}
+		t.CreatedAt, t.UsedAt = now, nil
+		if err := tx.Bucket(bEnrollNode).Put([]byte(t.NodeID), []byte(t.Hash)); err != nil {
+			return err
+		}
+		return put(b, []byte(t.Hash), t)
+	})
+}
+
+// invalidatePrevious expires the node's previous unused token, so only the
+// newest token works.
+func invalidatePrevious(tx *bbolt.Tx, nodeID string, now time.Time) error {
+	prev := tx.Bucket(bEnrollNode).Get([]byte(nodeID))
+	if prev == nil {
+		return nil
+	}
+	var old lifecycle.EnrollmentToken
+	ok, err := get(tx.Bucket(bEnroll), string(prev), &old)
+	if err != nil || !ok || old.UsedAt != nil || !now.Before(old.ExpiresAt) {
+		return err
+	}
+	old.ExpiresAt = now
+	return put(tx.Bucket(bEnroll), prev, old)
+}
+
+// ConsumeEnrollmentToken implements lifecycle.EnrollmentStore.
+func (s *Store) ConsumeEnrollmentToken(ctx context.Context, hash, nodeID string) (t lifecycle.EnrollmentToken, err error) {
+	const op = "store.ConsumeEnrollmentToken"
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bEnroll)
+		ok, err := get(b, hash, &t)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			return lifecycle.Errorf(lifecycle.CodeNotFound, op, "unknown enrollment token")
+		case t.NodeID != nodeID:
+			return lifecycle.Errorf(lifecycle.CodeForbidden, op, "enrollment token is bound to another node")
+		case t.UsedAt != nil:
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token was already used")
+		case !s.now().Before(t.ExpiresAt):
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token expired")
+		}
+		now := s.now()
+		t.UsedAt = &now
+		return put(b, []byte(hash), t)
+	})
+	if err != nil {
+		return lifecycle.EnrollmentToken{}, err
+	}
+	return t, nil
+}
+
+// TouchNodeContact implements lifecycle.EnrollmentStore.
+func (s *Store) TouchNodeContact(ctx context.Context, nodeID string) error {
+	const op = "store.TouchNodeContact"
+	return s.update(ctx, op, func(tx *bbolt.Tx) error {
+		n, err := loadNode(tx, op, nodeID)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		n.LastContactAt = &now
+		return put(tx.Bucket(bNodes), []byte(nodeID), n)
+	})
+}

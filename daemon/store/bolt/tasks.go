@@ -1,0 +1,100 @@
+package bolt
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	bbolt "go.etcd.io/bbolt"
+)
+
+// EnqueueTask implements lifecycle.TaskStore.
+func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lifecycle.AgentTask, created bool, err error) {
+	const op = "store.EnqueueTask"
+	if t.ID == "" || t.NodeID == "" || !t.Type.Valid() || t.ExpiresAt.IsZero() {
+		return out, false, lifecycle.Invalid(op, "type", "a task needs an id, a node, a known type and an expiry (type %q)", t.Type)
+	}
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		if _, err := loadNode(tx, op, t.NodeID); err != nil {
+			return err
+		}
+		if tx.Bucket(bTasks).Get([]byte(t.ID)) != nil {
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "task %q already exists", t.ID)
+		}
+		now := s.now()
+		open, err := openTasks(tx, t.NodeID)
+		if err != nil {
+			return err
+		}
+		for _, o := range open {
+			if o.Type != t.Type || !now.Before(o.ExpiresAt) {
+				continue
+			}
+			if o.State == lifecycle.TaskDispatched && !leaseLive(o, now) {
+				o.State, o.LeaseUntil, o.UpdatedAt = lifecycle.TaskQueued, nil, now
+				if err := put(tx.Bucket(bTasks), []byte(o.ID), o); err != nil {
+					return err
+				}
+			}
+			out = o
+			return nil
+		}
+		t.State, t.Seq, t.Attempts, t.LeaseUntil, t.Result = lifecycle.TaskQueued, 0, 0, nil, nil
+		t.CreatedAt, t.UpdatedAt = now, now
+		out, created = t, true
+		return saveOpen(tx, t)
+	})
+	if err != nil {
+		return lifecycle.AgentTask{}, false, err
+	}
+	return out, created, nil
+}
+
+func leaseLive(t lifecycle.AgentTask, now time.Time) bool {
+	return t.LeaseUntil != nil && now.Before(*t.LeaseUntil)
+}
+
+// openTasks returns the node's unfinished tasks, oldest first.
+func openTasks(tx *bbolt.Tx, nodeID string) ([]lifecycle.AgentTask, error) {
+	b := tx.Bucket(bOpenTasks).Bucket([]byte(nodeID))
+	out := []lifecycle.AgentTask{}
+	if b == nil {
+		return out, nil
+	}
+	err := b.ForEach(func(k, _ []byte) error {
+		var t lifecycle.AgentTask
+		_, err := get(tx.Bucket(bTasks), string(k), &t)
+		out = append(out, t)
+		return err
+	})
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.Before(out[j].CreatedAt)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, err
+}
+
+// saveOpen writes an unfinished task and keeps it in the node's open index.
+func saveOpen(tx *bbolt.Tx, t lifecycle.AgentTask) error {
+	b, err := tx.Bucket(bOpenTasks).CreateBucketIfNotExists([]byte(t.NodeID))
+	if err != nil {
+		return err
+	}
+	if err := b.Put([]byte(t.ID), nil); err != nil {
+		return err
+	}
+	return put(tx.Bucket(bTasks), []byte(t.ID), t)
+}
+
+// saveDone writes a finished task and drops it from the open index.
+func saveDone(tx *bbolt.Tx, t lifecycle.AgentTask) error {
+	if b := tx.Bucket(bOpenTasks).Bucket([]byte(t.NodeID)); b != nil {
+		if err := b.Delete([]byte(t.ID)); err != nil {
+			return err
+		}
+	}
+	return put(tx.Bucket(bTasks), []byte(t.ID), t)
+}
