@@ -101,6 +101,9 @@ type RunStore interface {
 	// UpdateRun applies fn under the fence; status moves must be legal
 	// (CheckJobMove) and id, kind and site cannot change.
 	UpdateRun(ctx context.Context, f Fence, id string, fn func(*Run) error) (Run, error)
+	// AdvanceRun is UpdateRun plus appending evs, in one transaction: the
+	// journal write that ends a stage attempt.
+	AdvanceRun(ctx context.Context, f Fence, id string, fn func(*Run) error, evs []RunEvent) (Run, []RunEvent, error)
 	// RecordStage appends a stage event and moves the run's current stage
 	// and attempt to it, atomically, under the fence.
 	RecordStage(ctx context.Context, f Fence, rec StageRecord) (Run, RunEvent, error)

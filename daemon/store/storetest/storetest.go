@@ -43,7 +43,7 @@ func Run(t *testing.T, nh NewHarness) {
 	}{
 		{"Sites", testSites}, {"SitePolicy", testSitePolicy},
 		{"Nodes", testNodes}, {"NodeTransitions", testNodeTransitions}, {"NodeIdentity", testNodeIdentity},
-		{"Runs", testRuns}, {"RunEvents", testRunEvents},
+		{"Runs", testRuns}, {"RunEvents", testRunEvents}, {"AdvanceRun", testAdvanceRun},
 		{"Leases", testLeases}, {"Fencing", testFencing},
 		{"Audit", testAudit}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
