@@ -36,7 +36,7 @@ func loadRepo(t *testing.T) (string, []Package) {
 	for _, p := range pkgs {
 		seen[p.Dir] = true
 	}
-	for _, want := range []string{"daemon/lifecycle", "daemon/api", "hack/guardrails"} {
+	for _, want := range []string{"daemon/lifecycle", "daemon/api", "daemon/cmd/maas-sidecar", "hack/guardrails"} {
 		if !seen[want] {
 			t.Fatalf("Load() did not find package %s; found %d packages", want, len(pkgs))
 		}
