@@ -31,11 +31,17 @@ func (c *Fake) Now() time.Time {
 	return c.now
 }
 
-// AfterFunc schedules f at Now()+d; d <= 0 fires on the next Advance.
+// AfterFunc schedules f at Now()+d. Like time.AfterFunc, d <= 0 calls f
+// at once in its own goroutine.
 func (c *Fake) AfterFunc(d time.Duration, f func()) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
+	if d <= 0 {
+		t.done = true
+		go f()
+		return t
+	}
 	c.timers = append(c.timers, t)
 	return t
 }

@@ -125,12 +125,21 @@ func (h *harness) waitStatus(id string, st lifecycle.JobState) lifecycle.Run {
 	return h.run(id)
 }
 
+// waitParked waits until the loop itself has parked the run (journaled
+// and timer armed), so that moving the clock afterwards fires its timer.
 func (h *harness) waitParked(id string) lifecycle.Run {
 	h.t.Helper()
-	h.eventually("run "+id+" parked", func() bool { return h.run(id).WaitUntil != nil })
-	// The loop parks after the commit; give it the message turn.
-	h.sync()
+	h.eventually("run "+id+" parked", func() bool { return h.parked(id) })
 	return h.run(id)
+}
+
+func (h *harness) parked(id string) bool {
+	var p bool
+	h.must(h.runner.call(context.Background(), func() {
+		rs := h.runner.runs[id]
+		p = rs != nil && !rs.executing && rs.timer != nil
+	}))
+	return p
 }
 
 // sync waits until the loop has handled everything sent before.

@@ -55,7 +55,9 @@ func (r *Runner) stepFailed(rs *runState, err error) {
 	rs.timer = r.opt.Clock.AfterFunc(r.opt.Backoff, func() { r.do(func() { r.dispatch(rs) }) })
 }
 
-// park indexes rs by its wake keys and arms its deadline.
+// park indexes rs by its wake keys and arms its deadline. The keys stay
+// indexed while the stage re-runs, so a wake that arrives mid-execution
+// is not lost: it makes the stage run again.
 func (r *Runner) park(rs *runState) {
 	r.unpark(rs)
 	for _, k := range rs.run.WaitKeys {
@@ -64,6 +66,7 @@ func (r *Runner) park(rs *runState) {
 		}
 		r.keys[k][rs.run.ID] = true
 	}
+	rs.indexed = append([]string(nil), rs.run.WaitKeys...)
 	d := time.Duration(0)
 	if rs.run.WaitUntil != nil {
 		d = rs.run.WaitUntil.Sub(r.opt.Clock.Now())
@@ -75,7 +78,7 @@ func (r *Runner) park(rs *runState) {
 // unpark removes rs from the wake index and stops its timer.
 func (r *Runner) unpark(rs *runState) {
 	rs.stopTimer()
-	for _, k := range rs.run.WaitKeys {
+	for _, k := range rs.indexed {
 		if m := r.keys[k]; m != nil {
 			delete(m, rs.run.ID)
 			if len(m) == 0 {
@@ -83,6 +86,7 @@ func (r *Runner) unpark(rs *runState) {
 			}
 		}
 	}
+	rs.indexed = nil
 }
 
 func (r *Runner) fire(id string) {

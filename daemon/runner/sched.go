@@ -23,8 +23,9 @@ type runState struct {
 	executing bool
 	cancel    func()
 	timer     clock.Timer
-	again     bool // woken while executing: run the stage again after
-	recovered bool // first execution after a restart
+	indexed   []string // wake keys this run is indexed under
+	again     bool     // woken while executing: run the stage again after
+	recovered bool     // first execution after a restart
 	waiters   []func()
 }
 

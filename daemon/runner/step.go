@@ -20,7 +20,7 @@ func (r *Runner) dispatch(rs *runState) {
 		rs.again = true
 		return
 	}
-	r.unpark(rs)
+	rs.stopTimer()
 	s := r.sites[rs.run.SiteID]
 	def, err := r.opt.Defs(rs.run)
 	if s == nil || err != nil {
