@@ -36,17 +36,18 @@ func (s *Sim) endCommissioning(m *machine, at time.Time) []powerIntent {
 // startDeployment is op=deploy once the request is validated: a Ready
 // machine is allocated to the caller first, then Deploying.
 func (s *Sim) startDeployment(m *machine, d deployParams) ([]powerIntent, *apiError) {
-	if !CanTransition(m.status, StatusDeploying) {
-		return nil, conflict("Can't deploy a machine that is in the '%s' state", m.status)
-	}
 	if m.status == StatusReady {
 		s.must(m, StatusAllocated)
 		m.owner = s.opts.Username
 		s.event(m, levelDebug, "User acquiring node", "")
 	}
-	if m.owner != s.opts.Username {
+	if !CanTransition(m.status, StatusDeploying) {
+		return nil, conflict("Can't deploy a machine that is in the '%s' state", m.status)
+	}
+	if m.owner != "" && m.owner != s.opts.Username {
 		return nil, conflict("Can't allocate a machine belonging to another user.")
 	}
+	m.owner = s.opts.Username
 	m.osystem, m.distro, m.userData = d.osystem, d.series, d.userData
 	m.enableHWSync = d.hwSync
 	if m.enableHWSync && m.syncInterval == 0 {
