@@ -24,13 +24,14 @@ type site struct {
 	clock *maassim.ManualClock
 }
 
-// newSite starts a simulator on a ManualClock set to wall time (clients
-// sign with wall-clock timestamps) with machines Ready machines.
+// newSite starts a simulator at speed 100 on a ManualClock set to wall
+// time (gomaasapi signs with wall-clock timestamps) with that many Ready
+// machines.
 func newSite(t *testing.T, machines int) *site {
 	t.Helper()
 	clock := maassim.NewManualClock(time.Now())
 	sim, err := maassim.New(maassim.Options{APIKey: testKey, Clock: clock, Seed: 1,
-		CustomImages: []string{"gpuaas-ubuntu-2204"}})
+		Speed: 100, CustomImages: []string{"gpuaas-ubuntu-2204"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func oauth(key string, ts int64, nonce string) string {
 // call sends a signed request; form goes in the body for POST and PUT.
 func (s *site) call(t *testing.T, method, path string, form url.Values) resp {
 	t.Helper()
-	return s.send(t, method, path, form, oauth(testKey, time.Now().Unix(), fmt.Sprint("n", nonceN.Add(1))))
+	return s.send(t, method, path, form, oauth(testKey, s.clock.Now().Unix(), fmt.Sprint("n", nonceN.Add(1))))
 }
 
 func (s *site) send(t *testing.T, method, path string, form url.Values, auth string) resp {
@@ -142,3 +143,5 @@ func mustPost(t *testing.T, s *site, path string, form url.Values) {
 		t.Fatalf("POST %s: %d %s", path, r.code, r.body)
 	}
 }
+
+func fmtPath(format string, args ...any) string { return fmt.Sprintf(format, args...) }
