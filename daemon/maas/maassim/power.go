@@ -64,6 +64,7 @@ func (s *Sim) recordPower(m *machine, in powerIntent, err error) {
 			fmt.Sprintf("Power %s for the node failed: %v", verb, err))
 		s.emit(m, "machine.updated")
 		if m.gen == in.gen {
+			m.gen++ // the host never booted: cancel the normal completion
 			switch m.status {
 			case StatusCommissioning, StatusTesting:
 				s.schedule(m, tFailTimeout, s.now(), s.opts.Durations.CommissioningTimeout)
