@@ -50,10 +50,11 @@ func (k apiKey) header(now time.Time, rnd io.Reader) (string, error) {
 }
 
 // redact removes every part of the key from s (MAAS echoes the token key
-// in some 401 texts).
+// in some 401 texts). Parts shorter than 4 bytes would shred ordinary
+// words and are not plausible MAAS keys (18 and 32 characters).
 func (k apiKey) redact(s string) string {
 	for _, p := range []string{k.secret, k.token, k.consumer} {
-		if p != "" {
+		if len(p) >= 4 {
 			s = strings.ReplaceAll(s, p, "[redacted]")
 		}
 	}
