@@ -32,7 +32,7 @@ type env struct {
 
 // newEnv starts a simulator (speed 100, manual clock) with n Ready
 // machines and a client signing with the simulator's clock.
-func newEnv(t *testing.T, n int) *env {
+func newEnv(t testing.TB, n int) *env {
 	t.Helper()
 	e := &env{clock: maassim.NewManualClock(time.Now()), logs: &bytes.Buffer{}}
 	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Clock: e.clock, Speed: 100, Seed: 3,
@@ -55,7 +55,7 @@ func newEnv(t *testing.T, n int) *env {
 	return e
 }
 
-func (e *env) newClient(t *testing.T, key string) *maas.Client {
+func (e *env) newClient(t testing.TB, key string) *maas.Client {
 	t.Helper()
 	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: key, Now: e.clock.Now,
 		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
