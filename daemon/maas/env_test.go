@@ -58,7 +58,7 @@ func newEnv(t testing.TB, n int) *env {
 func (e *env) newClient(t testing.TB, key string) *maas.Client {
 	t.Helper()
 	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: key, Now: e.clock.Now,
-		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Logger:       slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		RetryBackoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

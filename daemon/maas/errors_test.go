@@ -17,7 +17,10 @@ func TestErrorMapping(t *testing.T) {
 	e := newEnv(t, 1)
 	ctx := context.Background()
 	sid, _ := e.sim.AddMachine(maassim.HostSpec{}, "new-1", maassim.StatusNew)
-	ready := func() string { ms, _ := e.client.Machines(ctx, maas.MachineFilter{Hostnames: nil}); return ms[0].SystemID }()
+	ready := func() string {
+		ms, _ := e.client.Machines(ctx, maas.MachineFilter{Hostnames: nil})
+		return ms[0].SystemID
+	}()
 	closed := closedURL(t)
 	cases := []struct {
 		name      string
@@ -70,7 +73,10 @@ func TestErrorMapping(t *testing.T) {
 		}, lifecycle.CodeUnavailable, "", "MAAS unreachable", true},
 		{"empty system id", func() error { _, err := e.client.Deploy(ctx, "", maas.DeployOptions{}); return err },
 			lifecycle.CodeInvalid, "system_id", "must not be empty", false},
-		{"bad link mode", func() error { _, err := e.client.LinkSubnet(ctx, ready, 1, maas.LinkRequest{Mode: "bogus"}); return err },
+		{"bad link mode", func() error {
+			_, err := e.client.LinkSubnet(ctx, ready, 1, maas.LinkRequest{Mode: "bogus"})
+			return err
+		},
 			lifecycle.CodeInvalid, "mode", "must be auto, dhcp, static or link_up", false},
 	}
 	for _, c := range cases {
@@ -124,7 +130,10 @@ func TestOnlyReadsAreRetried(t *testing.T) {
 	}{
 		{"GET retried twice", func() error { _, err := e.client.Machine(ctx, sid); return err }, 3},
 		{"POST not retried", func() error { _, err := e.client.Commission(ctx, sid, maas.CommissionOptions{}); return err }, 1},
-		{"PUT not retried", func() error { _, err := e.client.UpdateMachine(ctx, sid, maas.MachineUpdate{Hostname: "x"}); return err }, 1},
+		{"PUT not retried", func() error {
+			_, err := e.client.UpdateMachine(ctx, sid, maas.MachineUpdate{Hostname: "x"})
+			return err
+		}, 1},
 		{"DELETE not retried", func() error { return e.client.DeleteMachine(ctx, sid) }, 1},
 	}
 	for _, c := range cases {

@@ -101,9 +101,13 @@ func TestMachineFaults(t *testing.T) {
 					t.Fatalf("%d", r.code)
 				}
 			}},
-		{"out-of-band redeploy", func(t *testing.T, st *site, sid string) error { return deployThen(t, st, sid, st.sim.RedeployOutOfBand) },
+		{"out-of-band redeploy", func(t *testing.T, st *site, sid string) error {
+			return deployThen(t, st, sid, st.sim.RedeployOutOfBand)
+		},
 			func(t *testing.T, st *site, sid string) { wantStatus(t, st, sid, "Deploying") }},
-		{"out-of-band power off", func(t *testing.T, st *site, sid string) error { return deployThen(t, st, sid, st.sim.PowerOffOutOfBand) },
+		{"out-of-band power off", func(t *testing.T, st *site, sid string) error {
+			return deployThen(t, st, sid, st.sim.PowerOffOutOfBand)
+		},
 			func(t *testing.T, st *site, sid string) {
 				if ps := st.machine(t, sid)["power_state"]; ps != "off" {
 					t.Fatalf("power_state %v", ps)
