@@ -39,7 +39,7 @@ func TestCanTransitionMatchesMAAS(t *testing.T) {
 			t.Errorf("%s -> %s = %v, want %v", c.from, c.to, got, c.ok)
 		}
 	}
-	if maassim.StatusFailedReleasing.String() != "Releasing failed" || maassim.Status(99).String() != "Unknown" {
+	if maassim.StatusFailedReleasing.String() != "Releasing failed" || maassim.Status(99).String() != "Unknown(99)" {
 		t.Fatal("status names differ from MAAS's")
 	}
 }
