@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // TestShellScriptsParse runs sh -n or bash -n, as the shebang says, on
@@ -14,7 +16,10 @@ func TestShellScriptsParse(t *testing.T) {
 	seen := 0
 	for name, p := range policyCases(t) {
 		for _, part := range splitMIME(t, render(t, p)) {
-			cfg, _, _ := findPart(t, render(t, p), part.Name)
+			var cfg cloudConfig
+			if err := yaml.Unmarshal([]byte(part.Body), &cfg); err != nil {
+				t.Fatal(err)
+			}
 			for _, f := range cfg.WriteFiles {
 				if !strings.HasPrefix(f.Content, "#!") {
 					continue
