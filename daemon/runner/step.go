@@ -43,8 +43,17 @@ func (r *Runner) dispatch(rs *runState) {
 	}()
 }
 
-// execute runs one step of run outside the loop.
+// execute runs one step of run outside the loop. It starts from the
+// journaled run, the one source of truth, not the loop's copy.
 func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lifecycle.Fence, recovered bool) stepResult {
+	fresh, err := r.opt.Store.GetRun(ctx, run.ID)
+	if err != nil {
+		return stepResult{run: run, err: err}
+	}
+	run = fresh
+	if run.Status != lifecycle.JobPending && !holdsSlot(run.Status) {
+		return stepResult{run: run} // changed under us: nothing to drive
+	}
 	policy, err := r.opt.Store.GetSitePolicy(ctx, run.SiteID)
 	if err != nil {
 		return stepResult{run: run, err: err}
