@@ -62,7 +62,7 @@ type actionOutcome struct {
 func (r *Runner) act(req ActionRequest, adoptErr error, done chan<- actionOutcome) {
 	rs := r.runs[req.RunID]
 	if rs == nil {
-		done <- actionOutcome{err: r.notDriven(req.RunID)}
+		done <- r.actUndriven(req)
 		return
 	}
 	apply := func() { done <- r.apply(rs, req, adoptErr) }
@@ -74,6 +74,23 @@ func (r *Runner) act(req ActionRequest, adoptErr error, done chan<- actionOutcom
 		rs.cancel()
 	}
 	rs.waiters = append(rs.waiters, apply)
+}
+
+// actUndriven answers an action on a run the loop does not hold: finished
+// runs (where a repeated cancel or adopt is an idempotent no-op) and runs
+// of sites this daemon does not lease.
+func (r *Runner) actUndriven(req ActionRequest) actionOutcome {
+	run, err := r.opt.Store.GetRun(r.ctx, req.RunID)
+	if err != nil {
+		return actionOutcome{err: err}
+	}
+	if noop, _ := lifecycle.CheckAction(req.Action, run.Status); noop && run.Status.Terminal() {
+		if err := r.audit(req, run, run, true); err != nil {
+			r.log.Error("audit write failed", "run", run.ID, "action", req.Action, "err", err)
+		}
+		return actionOutcome{res: ActionResult{Run: run, NoOp: true}}
+	}
+	return actionOutcome{err: r.notDriven(req.RunID)}
 }
 
 // notDriven explains why the runner has no state for a run.
