@@ -55,6 +55,7 @@ type Run struct {
 	Hostname          string            `json:"hostname"`
 	IPMIIP            string            `json:"ipmi_ip,omitempty"`
 	SKU               string            `json:"sku,omitempty"`
+	ProfileID         string            `json:"profile_id,omitempty"`
 	MaasSystemID      string            `json:"maas_system_id,omitempty"`
 	Status            JobState          `json:"status"`
 	CurrentStage      Stage             `json:"current_stage"`
