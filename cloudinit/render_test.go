@@ -68,7 +68,7 @@ func TestNoMachineTokenInstallsUnitsWithoutCredentials(t *testing.T) {
 	p := baseParams(t)
 	p.HardwareSync.ConsumerKey, p.HardwareSync.TokenKey, p.HardwareSync.TokenSecret = "", "", ""
 	out := string(render(t, p))
-	if strings.Contains(out, MachineCredsPath) || !strings.Contains(out, HardwareSyncTimer) {
+	if strings.Contains(out, "path: "+MachineCredsPath) || strings.Contains(out, "token_secret") || !strings.Contains(out, HardwareSyncTimer) {
 		t.Fatal("without a token the hardware-sync units are installed and no credentials file is written")
 	}
 	p.HardwareSync.TokenKey = "only-one-part"
