@@ -35,10 +35,10 @@ func (b Bootstrap) Render(s workflow.BootstrapSpec) ([]byte, error) {
 	if ref := s.Policy.SiteBootstrapBundleRef; ref != "" {
 		p.SiteBundle = &cloudinit.SiteBundle{URL: ref}
 	}
-	if s.MachineToken != nil {
-		p.HardwareSync = cloudinit.HardwareSync{RackURL: rackURL(s.Site.APIBaseURL), SystemID: s.SystemID,
-			ConsumerKey: s.MachineToken.ConsumerKey, TokenKey: s.MachineToken.TokenKey,
-			TokenSecret: s.MachineToken.TokenSecret, Interval: s.Policy.HardwareSyncInterval}
+	p.HardwareSync = cloudinit.HardwareSync{RackURL: rackURL(s.Site.APIBaseURL), SystemID: s.SystemID,
+		Interval: s.Policy.HardwareSyncInterval}
+	if t := s.MachineToken; t != nil {
+		p.HardwareSync.ConsumerKey, p.HardwareSync.TokenKey, p.HardwareSync.TokenSecret = t.ConsumerKey, t.TokenKey, t.TokenSecret
 	}
 	for _, a := range s.RoCE {
 		p.RoCE = append(p.RoCE, cloudinit.RoCEAssignment{Interface: a.Interface, IPv4CIDR: a.IPv4CIDR})

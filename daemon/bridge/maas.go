@@ -36,6 +36,12 @@ func (m Maas) Version(ctx context.Context) (string, error) {
 	return v.Version, err
 }
 
+// WhoAmI implements workflow.MAAS.
+func (m Maas) WhoAmI(ctx context.Context) (string, error) {
+	u, err := m.C.WhoAmI(ctx)
+	return u.Username, err
+}
+
 // Machines implements workflow.MAAS: filtered by hostname and/or MAC, all
 // when both are empty.
 func (m Maas) Machines(ctx context.Context, hostname, mac string) ([]workflow.Machine, error) {

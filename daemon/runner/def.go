@@ -127,6 +127,10 @@ func classify(sd StageDef, err error) lifecycle.FailureClass {
 		return ce.class
 	case lifecycle.IsRetryable(err):
 		return lifecycle.FailUpstreamTransient
+	case lifecycle.ErrorCode(err) == lifecycle.CodeUnauthorized, lifecycle.ErrorCode(err) == lifecycle.CodeForbidden:
+		// Rejected credentials: retrying cannot help and may lock an
+		// account or BMC out; the operator fixes the site's secrets.
+		return lifecycle.FailSiteCapabilityMissing
 	case sd.Class != "":
 		return sd.Class
 	}

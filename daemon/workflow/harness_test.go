@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
@@ -63,7 +64,7 @@ func newSite(t *testing.T) *site {
 		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
 	s.runner = runner.New(runner.Options{Store: st, Holder: "test", Logger: quiet(),
-		Defs: func(lifecycle.Run) (*runner.Def, error) { return s.deps.Onboarding(), nil },
+		Defs:    func(lifecycle.Run) (*runner.Def, error) { return s.deps.Onboarding(), nil },
 		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
 	done := make(chan struct{}, 2)
 	go func() { s.runner.Run(ctx); done <- struct{}{} }()
@@ -167,15 +168,30 @@ func (ti tokenIssuer) IssueToken(ctx context.Context, nodeID string, p lifecycle
 type requestLog struct {
 	mu    sync.Mutex
 	calls []string
+	// after, when set, runs after each call is answered (fault injection).
+	after func(call string)
+}
+
+func (l *requestLog) setAfter(f func(call string)) {
+	l.mu.Lock()
+	l.after = f
+	l.mu.Unlock()
 }
 
 func (l *requestLog) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err == nil {
 			op := r.Form.Get("op")
+			call := r.Method + " " + r.URL.Path + " " + op
 			l.mu.Lock()
-			l.calls = append(l.calls, r.Method+" "+r.URL.Path+" "+op)
+			l.calls = append(l.calls, call)
+			after := l.after
 			l.mu.Unlock()
+			h.ServeHTTP(w, r)
+			if after != nil {
+				after(call)
+			}
+			return
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -223,4 +239,11 @@ func (s *site) maxConcurrent() int {
 		}
 	}
 	return max
+}
+
+// client is a MAAS client acting as an operator out of band.
+func (s *site) client(t *testing.T) *maas.Client {
+	c, err := maas.New(maas.Config{BaseURL: s.srv.URL + "/MAAS/", APIKey: apiKey})
+	must(t, err)
+	return c
 }

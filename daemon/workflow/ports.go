@@ -68,6 +68,8 @@ type DeploySpec struct {
 // unauthorized, unavailable (retryable).
 type MAAS interface {
 	Version(ctx context.Context) (string, error)
+	// WhoAmI proves the API key (version/ is anonymous in MAAS).
+	WhoAmI(ctx context.Context) (string, error)
 	Machines(ctx context.Context, hostname, mac string) ([]Machine, error)
 	PowerAddresses(ctx context.Context) (map[string]string, error)
 	Machine(ctx context.Context, systemID string) (Machine, error)

@@ -28,14 +28,16 @@ func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Out
 		return runner.Outcome{}, err
 	}
 	v, err := s.maas.Version(ctx)
-	if code := lifecycle.ErrorCode(err); code == lifecycle.CodeUnauthorized || code == lifecycle.CodeForbidden {
-		return runner.Outcome{}, runner.Classed(lifecycle.FailSiteCapabilityMissing, err)
+	if err != nil {
+		return runner.Outcome{}, err
 	}
+	user, err := s.maas.WhoAmI(ctx)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
 	c.Detail("maas_version", v)
-	return runner.Done("MAAS " + v + " reachable"), nil
+	c.Detail("maas_user", user)
+	return runner.Done("MAAS " + v + " reachable as " + user), nil
 }
 
 // resolvePowerCredentials picks the BMC credential path by the override

@@ -13,6 +13,9 @@ type OpFault struct {
 	ErrorRate float64       `json:"error_rate"`
 	Latency   time.Duration `json:"latency"`
 	Timeout   bool          `json:"timeout"`
+	// Status, when set, is answered instead of 503 (e.g. 400 for a MAAS
+	// that rejects a request outright).
+	Status int `json:"status,omitempty"`
 }
 
 type faults struct{ ops map[string]OpFault }
@@ -62,6 +65,10 @@ func (s *Sim) injectFault(w http.ResponseWriter, r *http.Request, key string) bo
 			return true
 		case <-t.C:
 		}
+	}
+	if fail && f.Status != 0 && f.Status != http.StatusServiceUnavailable {
+		errorf(f.Status, "Simulated rejection of %s.", key).write(w)
+		return true
 	}
 	if fail {
 		unavailable("Unable to complete request: simulated fault on %s.", key).write(w)

@@ -25,6 +25,13 @@ func TestOpFaults(t *testing.T) {
 			t.Fatalf("other op: %d", r.code)
 		}
 	})
+	t.Run("a chosen status instead of 503", func(t *testing.T) {
+		st.sim.SetOpFault("POST machines", maassim.OpFault{ErrorRate: 1, Status: 400})
+		defer st.sim.SetOpFault("POST machines", maassim.OpFault{})
+		if r := st.call(t, "POST", "/MAAS/api/2.0/machines/", nil); r.code != 400 {
+			t.Fatalf("%d %s", r.code, r.body)
+		}
+	})
 	t.Run("latency", func(t *testing.T) {
 		st.sim.SetOpFault("deploy", maassim.OpFault{Latency: 50 * time.Millisecond})
 		defer st.sim.SetOpFault("deploy", maassim.OpFault{})
