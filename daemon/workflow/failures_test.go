@@ -3,6 +3,7 @@ package workflow_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,12 +32,11 @@ func readyMachine(t *testing.T, s *site, hostname, ip string, spec maassim.HostS
 
 // afterDeploy runs f once, right after MAAS answered the run's deploy.
 func afterDeploy(s *site, f func(sid string)) {
-	var once bool
+	var once sync.Once
 	s.log.setAfter(func(call string) {
-		if !once && strings.HasSuffix(call, " deploy") {
-			once = true
+		if strings.HasSuffix(call, " deploy") {
 			parts := strings.Split(call, "/")
-			go f(parts[len(parts)-2])
+			once.Do(func() { go f(parts[len(parts)-2]) })
 		}
 	})
 }
