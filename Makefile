@@ -6,7 +6,7 @@ LDFLAGS   := -X github.com/gpuaas/maas-sidecar/daemon/buildinfo.Version=$(VERSIO
 STATE_DIR ?= .run/state
 PKGS      := ./...
 
-.PHONY: help build run test test-unit test-integration lint clean
+.PHONY: help build run test test-unit test-integration lint bench clean
 
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -34,6 +34,9 @@ lint: ## gofmt and go vet (the guard-rail tests run with the suite).
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet -tags integration $(PKGS)
+
+bench: ## Run the benchmarks (figures recorded in docs/benchmarks.md).
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
 clean: ## Remove build outputs and local run state.
 	rm -rf $(BIN) .run dist

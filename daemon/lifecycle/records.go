@@ -55,6 +55,7 @@ type Run struct {
 	Hostname          string            `json:"hostname"`
 	IPMIIP            string            `json:"ipmi_ip,omitempty"`
 	SKU               string            `json:"sku,omitempty"`
+	ProfileID         string            `json:"profile_id,omitempty"`
 	MaasSystemID      string            `json:"maas_system_id,omitempty"`
 	Status            JobState          `json:"status"`
 	CurrentStage      Stage             `json:"current_stage"`
@@ -65,11 +66,21 @@ type Run struct {
 	ErrorDetails      map[string]string `json:"error_details,omitempty"`
 	Observed          ObservedMaas      `json:"observed"`
 	RecommendedAction Action            `json:"recommended_action,omitempty"`
-	RequestedBy       string            `json:"requested_by,omitempty"`
-	RequestedAt       time.Time         `json:"requested_at"`
-	StartedAt         *time.Time        `json:"started_at,omitempty"`
-	CompletedAt       *time.Time        `json:"completed_at,omitempty"`
-	UpdatedAt         time.Time         `json:"updated_at"`
+	// Vars is workflow state carried between stages (boss disk id,
+	// deploy retries used, ...). Never a secret.
+	Vars map[string]string `json:"vars,omitempty"`
+	// StageStartedAt is when the current stage attempt began; waiting
+	// stages measure their policy timeout from it.
+	StageStartedAt *time.Time `json:"stage_started_at,omitempty"`
+	// WaitUntil is set while the run is parked (waiting on MAAS, the agent
+	// or a retry backoff); WaitKeys are the changes that wake it early.
+	WaitUntil   *time.Time `json:"wait_until,omitempty"`
+	WaitKeys    []string   `json:"wait_keys,omitempty"`
+	RequestedBy string     `json:"requested_by,omitempty"`
+	RequestedAt time.Time  `json:"requested_at"`
+	StartedAt   *time.Time `json:"started_at,omitempty"`
+	CompletedAt *time.Time `json:"completed_at,omitempty"`
+	UpdatedAt   time.Time  `json:"updated_at"`
 }
 
 // EventStatus is the outcome recorded by a stage event.

@@ -70,12 +70,12 @@ var stageSpecs = map[Stage]StageSpec{
 		"may need a fresh token; adopts a late enrollment", CompensateLeaveDeployed), "enrollment_timeout", FailAgentEnrollment),
 }
 
-// SpecOf returns the domain spec of s. Decommission stages without an
-// onboarding counterpart get a conservative default: refresh first, not
-// blindly repeatable, no compensation.
+// SpecOf returns the domain spec of s. Stages without an entry (the
+// decommission stages) are status-aware and idempotent: safe to re-enter
+// after refreshing observed state, with no compensation.
 func SpecOf(s Stage) StageSpec {
 	if sp, ok := stageSpecs[s]; ok {
 		return sp
 	}
-	return spec(s, false, true, "maybe", "", CompensateNone)
+	return spec(s, true, true, "no", "status-aware and idempotent", CompensateNone)
 }

@@ -19,6 +19,7 @@ type Store interface {
 	TokenStore
 	TaskStore
 	EnrollmentStore
+	SiteConfigStore
 	// Close releases the backend. Calls after Close return unavailable.
 	Close() error
 }
@@ -101,6 +102,9 @@ type RunStore interface {
 	// UpdateRun applies fn under the fence; status moves must be legal
 	// (CheckJobMove) and id, kind and site cannot change.
 	UpdateRun(ctx context.Context, f Fence, id string, fn func(*Run) error) (Run, error)
+	// AdvanceRun is UpdateRun plus appending evs, in one transaction: the
+	// journal write that ends a stage attempt.
+	AdvanceRun(ctx context.Context, f Fence, id string, fn func(*Run) error, evs []RunEvent) (Run, []RunEvent, error)
 	// RecordStage appends a stage event and moves the run's current stage
 	// and attempt to it, atomically, under the fence.
 	RecordStage(ctx context.Context, f Fence, rec StageRecord) (Run, RunEvent, error)
@@ -189,4 +193,24 @@ type EnrollmentStore interface {
 	ConsumeEnrollmentToken(ctx context.Context, hash, nodeID string) (EnrollmentToken, error)
 	// TouchNodeContact records that the node's agent was heard from now.
 	TouchNodeContact(ctx context.Context, nodeID string) error
+}
+
+// SiteConfigStore keeps per-site configuration records and run submission.
+type SiteConfigStore interface {
+	// CreatePowerOverride stores a validated override; conflict when the
+	// site already has one for the same selector.
+	CreatePowerOverride(ctx context.Context, o PowerOverride) (PowerOverride, error)
+	// ListPowerOverrides returns the site's overrides by selector.
+	ListPowerOverrides(ctx context.Context, siteID string) ([]PowerOverride, error)
+	DeletePowerOverride(ctx context.Context, siteID, id string) error
+	// UpsertRoCEAssignments inserts or updates every item, keyed by
+	// (hostname, interface), all or none; it returns the stored items.
+	UpsertRoCEAssignments(ctx context.Context, siteID string, items []RoCEAssignment) ([]RoCEAssignment, error)
+	// ListRoCEAssignments returns the site's assignments, for one host
+	// when hostname is set, ordered by hostname and interface.
+	ListRoCEAssignments(ctx context.Context, siteID, hostname string) ([]RoCEAssignment, error)
+	DeleteRoCEAssignment(ctx context.Context, siteID, id string) error
+	// Submit creates the submission's runs and batch atomically.
+	Submit(ctx context.Context, s Submission) (SubmissionResult, error)
+	GetBatch(ctx context.Context, id string) (Batch, error)
 }

@@ -18,7 +18,14 @@ var (
 	bTaskSeq    = []byte("agent_task_seq")   // node id -> last dispatch sequence
 	bEnroll     = []byte("enrollment_tokens")
 	bEnrollNode = []byte("enrollment_token_by_node") // node id -> newest hash
+	bOverrides  = []byte("power_overrides")
+	bOvrKeys    = []byte("power_override_keys") // site + type + value -> id
+	bRoCE       = []byte("roce_assignments")
+	bRoCEKeys   = []byte("roce_assignment_keys") // site + hostname + interface -> id
+	bBatches    = []byte("batches")
+	bIdem       = []byte("idempotency_keys") // key -> {request hash, result}
 )
 
 var allBuckets = [][]byte{bSites, bSiteNames, bPolicies, bNodes, bNodeHosts, bRuns, bEvents, bLeases,
-	bAudit, bTokens, bTokenHash, bTasks, bOpenTasks, bTaskSeq, bEnroll, bEnrollNode}
+	bAudit, bTokens, bTokenHash, bTasks, bOpenTasks, bTaskSeq, bEnroll, bEnrollNode,
+	bOverrides, bOvrKeys, bRoCE, bRoCEKeys, bBatches, bIdem}

@@ -107,8 +107,17 @@ func runMatches(f lifecycle.RunFilter, r lifecycle.Run) bool {
 }
 
 // UpdateRun implements lifecycle.RunStore.
-func (s *Store) UpdateRun(ctx context.Context, f lifecycle.Fence, id string, fn func(*lifecycle.Run) error) (r lifecycle.Run, err error) {
-	const op = "store.UpdateRun"
+func (s *Store) UpdateRun(ctx context.Context, f lifecycle.Fence, id string, fn func(*lifecycle.Run) error) (lifecycle.Run, error) {
+	r, _, err := s.advance(ctx, "store.UpdateRun", f, id, fn, nil)
+	return r, err
+}
+
+// AdvanceRun implements lifecycle.RunStore.
+func (s *Store) AdvanceRun(ctx context.Context, f lifecycle.Fence, id string, fn func(*lifecycle.Run) error, evs []lifecycle.RunEvent) (lifecycle.Run, []lifecycle.RunEvent, error) {
+	return s.advance(ctx, "store.AdvanceRun", f, id, fn, evs)
+}
+
+func (s *Store) advance(ctx context.Context, op string, f lifecycle.Fence, id string, fn func(*lifecycle.Run) error, evs []lifecycle.RunEvent) (r lifecycle.Run, out []lifecycle.RunEvent, err error) {
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
 		old, err := fencedRun(tx, op, f, id)
 		if err != nil {
@@ -124,13 +133,17 @@ func (s *Store) UpdateRun(ctx context.Context, f lifecycle.Fence, id string, fn 
 		if err := lifecycle.CheckJobMove(old.Status, r.Status); err != nil {
 			return err
 		}
-		r.RequestedAt, r.UpdatedAt = old.RequestedAt, s.now()
+		now := s.now()
+		r.RequestedAt, r.UpdatedAt = old.RequestedAt, now
+		if out, err = appendEvents(tx, id, now, evs); err != nil {
+			return err
+		}
 		return put(tx.Bucket(bRuns), []byte(id), r)
 	})
 	if err != nil {
-		return lifecycle.Run{}, err
+		return lifecycle.Run{}, nil, err
 	}
-	return r, nil
+	return r, out, nil
 }
 
 // fencedRun checks the fence and that the run belongs to the fenced site.

@@ -92,3 +92,28 @@ func testRunEvents(t *testing.T, e *env) {
 	_, err = e.st.ListRunEvents(e.ctx, "nope", 0, 0)
 	e.wantCode(err, lifecycle.CodeNotFound)
 }
+
+func testAdvanceRun(t *testing.T, e *env) {
+	s := e.site()
+	r := e.run(s.ID, "")
+	l := e.lease(s.ID, "daemon-a")
+	got, evs, err := e.st.AdvanceRun(e.ctx, l.Fence(), r.ID, func(x *lifecycle.Run) error {
+		x.Status, x.CurrentStage, x.Vars = lifecycle.JobRunning, lifecycle.StageCommissionNode, map[string]string{"boss_disk_id": "7"}
+		return nil
+	}, []lifecycle.RunEvent{{Stage: lifecycle.StageCreateOrFindInMaas, Attempt: 1, Status: lifecycle.EventSucceeded}})
+	e.must(err)
+	if got.Vars["boss_disk_id"] != "7" || len(evs) != 1 || evs[0].Seq != 1 {
+		t.Fatalf("advance = %+v %+v", got, evs)
+	}
+	// A bad event aborts the whole transaction: the run is not updated either.
+	_, _, err = e.st.AdvanceRun(e.ctx, l.Fence(), r.ID, func(x *lifecycle.Run) error {
+		x.Status = lifecycle.JobCompleted
+		return nil
+	}, []lifecycle.RunEvent{{Stage: lifecycle.StageCommissionNode, Attempt: 1, Status: "bogus"}})
+	e.wantCode(err, lifecycle.CodeInvalid)
+	after, _ := e.st.GetRun(e.ctx, r.ID)
+	all, _ := e.st.ListRunEvents(e.ctx, r.ID, 0, 0)
+	if after.Status != lifecycle.JobRunning || len(all) != 1 {
+		t.Fatalf("failed advance leaked: status %s, %d events", after.Status, len(all))
+	}
+}

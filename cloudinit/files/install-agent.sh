@@ -1,0 +1,21 @@
+#!/bin/sh
+# gpuaas-install-agent URL SHA256|-
+#
+# Fetches the gpuaas-node-agent package, checks its sha256 unless the digest
+# is "-", installs it keeping the config file cloud-init wrote, and starts
+# the agent. The outcome goes to /var/lib/gpuaas-bootstrap/agent.status.
+set -u
+[ $# -eq 2 ] || { echo "usage: $0 URL SHA256|-" >&2; exit 2; }
+url=$1 sum=$2
+state=/var/lib/gpuaas-bootstrap
+pkg="$state/gpuaas-node-agent.deb"
+mkdir -p "$state"
+fail() { printf 'failed step=%s\n' "$1" >"$state/agent.status"; exit 1; }
+
+curl -fsSL --retry 5 --retry-delay 3 -o "$pkg" "$url" || fail fetch
+if [ "$sum" != "-" ]; then
+	printf '%s  %s\n' "$sum" "$pkg" | sha256sum -c --status || fail verify
+fi
+DEBIAN_FRONTEND=noninteractive apt-get install -y -o Dpkg::Options::=--force-confold "$pkg" || fail install
+systemctl enable --now gpuaas-node-agent.service || fail start
+echo ok >"$state/agent.status"

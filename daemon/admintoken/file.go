@@ -1,0 +1,73 @@
+package admintoken
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// readFile returns the token in path, "" when the file does not exist. A
+// file readable by others is tightened to 0600 (reported by fixedMode).
+func readFile(path string) (token string, fixedMode bool, err error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if info.Mode().Perm() != 0o600 {
+		if err := os.Chmod(path, 0o600); err != nil {
+			return "", false, err
+		}
+		fixedMode = true
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", false, err
+	}
+	token, err = parse(string(b))
+	if err != nil {
+		return "", false, fmt.Errorf("%s: content %w", path, err)
+	}
+	return token, fixedMode, nil
+}
+
+// writeFile atomically replaces path with token, mode 0600.
+func writeFile(path, token string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+FileName+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.WriteString(token + "\n"); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -1,0 +1,27 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Deps are what the router needs. Readiness and Metrics are required.
+type Deps struct {
+	Readiness *Readiness
+	Metrics   *prometheus.Registry
+}
+
+// NewRouter returns the admin listener's handler.
+func NewRouter(d Deps) http.Handler {
+	r := mux.NewRouter()
+	r.HandleFunc("/healthz", healthz).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/readyz", readyz(d.Readiness)).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/metrics", promhttp.HandlerFor(d.Metrics, promhttp.HandlerOpts{
+		Registry:          d.Metrics,
+		EnableOpenMetrics: true,
+	})).Methods(http.MethodGet)
+	return r
+}

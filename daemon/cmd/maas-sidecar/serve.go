@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api"
+	"github.com/gpuaas/maas-sidecar/daemon/buildinfo"
+	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/sdnotify"
+)
+
+// serve runs the daemon until ctx ends (SIGTERM/SIGINT) or a part fails.
+// Order: bind the listener and serve the probes (/readyz says starting),
+// open the store and the admin token, then READY=1. On the way out:
+// /readyz says stopping, STOPPING=1, HTTP shuts down, then the store closes.
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	log.Info("maas-sidecar starting", "version", buildinfo.String(), "state_dir", cfg.StateDir)
+	if err := prepareStateDir(cfg.StateDir); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.AdminListen)
+	if err != nil {
+		return fmt.Errorf("admin_listen: %w", err)
+	}
+	log.Info("admin listener bound", "addr", ln.Addr().String())
+
+	var ready api.Readiness
+	notifier := sdnotify.New(log.With("component", "sdnotify"))
+	parts, stopParts := context.WithCancel(context.Background())
+	defer stopParts()
+	g, gctx := errgroup.WithContext(parts)
+	srv := &api.Server{
+		Listener:        ln,
+		Handler:         api.NewRouter(api.Deps{Readiness: &ready, Metrics: api.NewRegistry(buildinfo.String())}),
+		ShutdownTimeout: cfg.ShutdownTimeout,
+		Logger:          log.With("component", "api"),
+	}
+	g.Go(func() error { return srv.Run(gctx) })
+
+	st, err := startStore(ctx, cfg, log)
+	if err != nil {
+		stopParts()
+		return errors.Join(err, g.Wait())
+	}
+	check := api.CheckerFunc(st.Check)
+	ready.Serve(check)
+	notifier.Ready()
+	wd := watchdog(log, notifier, check)
+	g.Go(func() error { return wd.Run(gctx) })
+	log.Info("maas-sidecar ready")
+
+	select {
+	case <-ctx.Done():
+		log.Info("maas-sidecar shutting down", "reason", "signal")
+	case <-gctx.Done():
+		log.Info("maas-sidecar shutting down", "reason", "a part stopped")
+	}
+	ready.Stop()
+	notifier.Stopping()
+	stopParts()
+	if err := errors.Join(g.Wait(), st.Close()); err != nil {
+		return err
+	}
+	log.Info("maas-sidecar stopped")
+	return nil
+}
+
+// prepareStateDir creates dir with mode 0700, tightening an existing one.
+func prepareStateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("state_dir: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("state_dir: %w", err)
+	}
+	return nil
+}
+
+func watchdog(log *slog.Logger, n *sdnotify.Notifier, c api.Checker) *sdnotify.Watchdog {
+	interval, err := sdnotify.WatchdogInterval()
+	if err != nil {
+		log.Warn("ignoring the systemd watchdog settings", "err", err)
+	}
+	return &sdnotify.Watchdog{Interval: interval, Check: c.Check, Notifier: n, Logger: log.With("component", "watchdog")}
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
+	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+)
+
+// storeFile is the bbolt file inside the state directory.
+const storeFile = "maas-sidecar.db"
+
+// daemonStore is the open store plus the readiness check built on it.
+type daemonStore struct {
+	lifecycle.Store
+}
+
+// Check passes when the store answers a read.
+func (s daemonStore) Check(ctx context.Context) error {
+	_, err := s.ListAdminTokens(ctx)
+	return err
+}
+
+// startStore opens the bbolt store and makes sure the first admin token
+// exists; on failure nothing stays open.
+func startStore(ctx context.Context, cfg config.Config, log *slog.Logger) (daemonStore, error) {
+	st, err := bolt.Open(filepath.Join(cfg.StateDir, storeFile), bolt.Options{
+		Logger:      log.With("component", "store"),
+		LockTimeout: cfg.StoreLockTimeout,
+	})
+	if err != nil {
+		return daemonStore{}, err
+	}
+	_, err = admintoken.Ensure(ctx, st, admintoken.Options{Dir: cfg.StateDir, Logger: log.With("component", "admintoken")})
+	if err != nil {
+		return daemonStore{}, errors.Join(err, st.Close())
+	}
+	return daemonStore{st}, nil
+}

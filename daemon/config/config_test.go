@@ -1,0 +1,124 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+func TestDefaultValidates(t *testing.T) {
+	if err := Default().Validate(); err != nil {
+		t.Fatalf("Default().Validate() = %v", err)
+	}
+}
+
+func TestValidateNamesTheKey(t *testing.T) {
+	tests := []struct {
+		name    string
+		mutate  func(*Config)
+		key     string
+		message string
+	}{
+		{"listen without port", func(c *Config) { c.AdminListen = "x" }, "admin_listen", `config: admin_listen: "x" is not host:port`},
+		{"listen bad port", func(c *Config) { c.AdminListen = "127.0.0.1:99999" }, "admin_listen", `"127.0.0.1:99999" is not host:port`},
+		{"listen named port", func(c *Config) { c.AdminListen = "127.0.0.1:http" }, "admin_listen", "is not host:port"},
+		{"empty state dir", func(c *Config) { c.StateDir = "" }, "state_dir", "config: state_dir: must not be empty"},
+		{"bad level", func(c *Config) { c.LogLevel = "loud" }, "log_level", `config: log_level: "loud" is not one of`},
+		{"zero shutdown", func(c *Config) { c.ShutdownTimeout = 0 }, "shutdown_timeout", "config: shutdown_timeout: 0s is not a positive duration"},
+		{"negative lock wait", func(c *Config) { c.StoreLockTimeout = -time.Second }, "store_lock_timeout", "store_lock_timeout: -1s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Default()
+			tt.mutate(&c)
+			err := c.Validate()
+			if lifecycle.ErrorCode(err) != lifecycle.CodeInvalid || lifecycle.ErrorField(err) != tt.key {
+				t.Fatalf("Validate() = %v (code %q, field %q), want invalid %s", err,
+					lifecycle.ErrorCode(err), lifecycle.ErrorField(err), tt.key)
+			}
+			if !strings.Contains(err.Error(), tt.message) {
+				t.Errorf("Validate() = %q, want it to contain %q", err, tt.message)
+			}
+		})
+	}
+}
+
+func TestValidateAcceptsPortZero(t *testing.T) {
+	c := Default()
+	c.AdminListen = "127.0.0.1:0"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("Validate() = %v", err)
+	}
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want func(*Config)
+	}{
+		{"empty file keeps defaults", "", func(*Config) {}},
+		{"comments only", "# nothing here\n", func(*Config) {}},
+		{"values override defaults", "admin_listen: 0.0.0.0:6000\nlog_level: debug\nshutdown_timeout: 3s\n",
+			func(c *Config) { c.AdminListen, c.LogLevel, c.ShutdownTimeout = "0.0.0.0:6000", "debug", 3*time.Second }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Parse([]byte(tt.yaml))
+			if err != nil {
+				t.Fatalf("Parse() = %v", err)
+			}
+			want := Default()
+			tt.want(&want)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("Parse() mismatch (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, yaml, field, message string
+	}{
+		{"unknown key", "admin_listen: 127.0.0.1:1\nadmin_lisen: x\n", "admin_lisen", "admin_lisen: unknown key (line 2)"},
+		{"bad duration", "shutdown_timeout: soon\n", "", "soon"},
+		{"not a mapping", "- a\n", "", "config"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.yaml))
+			if lifecycle.ErrorCode(err) != lifecycle.CodeInvalid || lifecycle.ErrorField(err) != tt.field {
+				t.Fatalf("Parse() = %v, want invalid with field %q", err, tt.field)
+			}
+			if !strings.Contains(err.Error(), tt.message) {
+				t.Errorf("Parse() = %q, want it to contain %q", err, tt.message)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.yaml")
+	if _, err := Load(missing, false); err != nil {
+		t.Errorf("Load(missing, optional) = %v, want defaults", err)
+	}
+	if _, err := Load(missing, true); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("Load(missing, required) = %v, want an error naming the file", err)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("colour: blue\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(bad, true)
+	if err == nil || !strings.Contains(err.Error(), "config "+bad+": colour: unknown key") {
+		t.Errorf("Load(bad) = %v, want the file and the key named", err)
+	}
+}

@@ -1,0 +1,45 @@
+package maas_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
+)
+
+// BenchmarkSite5000 lists and filters on a 5,000-machine simulated site
+// through the client (HTTP, JSON, translation included).
+func BenchmarkSite5000(b *testing.B) {
+	e := newEnv(b, 5000)
+	ctx := context.Background()
+	all, err := e.client.Machines(ctx, maas.MachineFilter{})
+	if err != nil || len(all) != 5000 {
+		b.Fatalf("%d %v", len(all), err)
+	}
+	b.Run("list_all", func(b *testing.B) {
+		for b.Loop() {
+			if ms, err := e.client.Machines(ctx, maas.MachineFilter{}); err != nil || len(ms) != 5000 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("filter_id", func(b *testing.B) {
+		f := maas.MachineFilter{IDs: []string{all[4321].SystemID}}
+		for b.Loop() {
+			if ms, err := e.client.Machines(ctx, f); err != nil || len(ms) != 1 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("filter_mac_10", func(b *testing.B) {
+		var f maas.MachineFilter
+		for i := 0; i < 10; i++ {
+			f.MACAddresses = append(f.MACAddresses, all[i*400].Interfaces[0].MACAddress)
+		}
+		for b.Loop() {
+			if ms, err := e.client.Machines(ctx, f); err != nil || len(ms) != 10 {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,122 @@
+package maas
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// request is one API call: path relative to api/2.0/, the op (sent in the
+// query, as MAAS's own clients do) and the parameters (query for GET and
+// DELETE, form body for POST and PUT).
+type request struct {
+	op     string // for errors: "deploy abc123"
+	method string
+	path   string
+	maasOp string
+	params url.Values
+}
+
+// do runs r and decodes a JSON answer into out (when out is non-nil).
+// GETs are retried on unavailable errors.
+func (c *Client) do(ctx context.Context, r request, out any) error {
+	attempts := 1
+	if r.method == http.MethodGet && c.retries > 0 {
+		attempts += c.retries
+	}
+	var err error
+	for i := 0; i < attempts; i++ {
+		if i > 0 && !c.sleep(ctx, c.backoff<<(i-1)) {
+			break
+		}
+		var body []byte
+		body, err = c.once(ctx, r)
+		if err == nil {
+			return decode(r.op, body, out)
+		}
+		if !lifecycle.IsRetryable(err) {
+			return err
+		}
+		c.log.Debug("maas: retrying read", "op", r.op, "attempt", i+1, "err", err)
+	}
+	return err
+}
+
+func (c *Client) sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func (c *Client) once(ctx context.Context, r request) ([]byte, error) {
+	u := *c.api
+	u.Path += r.path
+	q := url.Values{}
+	var body io.Reader
+	if r.method == http.MethodGet || r.method == http.MethodDelete {
+		q = cloneValues(r.params)
+	} else {
+		body = bytes.NewBufferString(r.params.Encode())
+	}
+	if r.maasOp != "" {
+		q.Set("op", r.maasOp)
+	}
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
+	if err != nil {
+		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "maas: "+r.op, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	auth, err := c.key.header(c.now(), c.rnd)
+	if err != nil {
+		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "maas: "+r.op, err)
+	}
+	req.Header.Set("Authorization", auth)
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.transportError(r.op, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
+	if err != nil {
+		return nil, c.transportError(r.op, err)
+	}
+	if resp.StatusCode >= 300 {
+		return nil, c.statusError(r.op, resp.StatusCode, data)
+	}
+	return data, nil
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}
+
+func decode(op string, body []byte, out any) error {
+	if out == nil || len(body) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return &lifecycle.Error{Code: lifecycle.CodeInternal, Op: "maas: " + op,
+			Msg: fmt.Sprintf("MAAS answered unexpected JSON (%d bytes)", len(body)), Err: err}
+	}
+	return nil
+}

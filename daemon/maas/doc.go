@@ -1,0 +1,14 @@
+// Package maas is the sidecar's client of the MAAS REST API 2.0: OAuth 1.0
+// PLAINTEXT signing with a fresh nonce and timestamp per request, the
+// calls the onboarding and decommission workflows and the change feed
+// need, and translation of MAAS JSON into this package's own types at the
+// edge.
+//
+// Every error is a *lifecycle.Error: 400 -> invalid (with MAAS's field
+// map), 401 -> unauthorized, 403 -> forbidden, 404 -> not_found, 409 ->
+// conflict carrying MAAS's text, 5xx, timeouts and connection failures ->
+// unavailable (retryable). Only idempotent reads are retried. No part of
+// the API key ever appears in an error or a log line.
+//
+// It imports only daemon/lifecycle and the standard library.
+package maas

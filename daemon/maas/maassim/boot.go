@@ -1,0 +1,32 @@
+package maassim
+
+import "encoding/base64"
+
+// Boot is what a simulated host sees when its deployment ends and it boots
+// the installed OS: the user_data it was deployed with (raw, as MAAS
+// stores it, and base64-decoded when it decodes) and the machine token its
+// hardware-sync timer signs with.
+type Boot struct {
+	SystemID, Hostname string
+	RawUserData        string
+	UserData           []byte // nil when RawUserData is not base64
+	EnableHWSync       bool
+	ConsumerKey        string
+	TokenKey           string
+	TokenSecret        string
+}
+
+// boot runs the OnBoot hook outside the lock, on its own goroutine.
+func (s *Sim) boot(m *machine) {
+	if s.onBoot == nil {
+		return
+	}
+	b := Boot{SystemID: m.systemID, Hostname: m.hostname, RawUserData: m.userData, EnableHWSync: m.enableHWSync}
+	if dec, err := base64.StdEncoding.DecodeString(m.userData); err == nil {
+		b.UserData = dec
+	}
+	if m.token != nil {
+		b.ConsumerKey, b.TokenKey, b.TokenSecret = m.token.consumerKey, m.token.key, m.token.secret
+	}
+	go s.onBoot(b)
+}

@@ -1,0 +1,17 @@
+// Package maassim is an in-process simulator of the MAAS 3.6 REST API 2.0
+// (/MAAS/api/2.0/...), strict enough that tests written against it fail
+// where real MAAS would refuse: OAuth 1.0 PLAINTEXT with nonce replay and
+// stale-timestamp checks, op dispatch from the query, the form body or the
+// /op-<name> path, MAAS's 400/401/403/404/409 texts, and a per-machine
+// status machine that follows MAAS's NODE_TRANSITIONS table.
+//
+// Durations (commissioning, deploying, releasing, disk erasing, discovery)
+// are scaled by a speed factor and measured on an injected Clock, so tests
+// drive a whole lifecycle with a ManualClock in milliseconds. Power is
+// coupled to a BMC through the small BMC interface; MemBMC is the default.
+//
+// Faults (error rate, latency and timeouts per op, commissioning and
+// deployment failures, missing boot disk, unlinked PXE NIC, out-of-band
+// changes, slow or dead BMCs) are programmable from Go and over the /_sim/
+// control routes, and a webhook emitter POSTs signed change hints.
+package maassim

@@ -1,0 +1,82 @@
+package maassim
+
+import (
+	"context"
+	"time"
+)
+
+// ReleaseOutOfBand releases m as an admin would in the MAAS UI.
+func (s *Sim) ReleaseOutOfBand(ctx context.Context, sid string) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		return s.startRelease(m, releaseParams{})
+	})
+}
+
+// DeleteOutOfBand deletes m from MAAS.
+func (s *Sim) DeleteOutOfBand(ctx context.Context, sid string) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		s.deleteMachine(m)
+		return nil, nil
+	})
+}
+
+// RedeployOutOfBand releases a deployed m at once and deploys it again with
+// its previous OS and user data, as "maas machine release; deploy" would.
+func (s *Sim) RedeployOutOfBand(ctx context.Context, sid string) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		d := deployParams{osystem: m.osystem, series: m.distro, userData: m.userData, hwSync: m.enableHWSync}
+		if err := s.setStatus(m, StatusReleasing); err != nil {
+			return nil, err
+		}
+		s.endRelease(m, false)
+		return s.startDeployment(m, d)
+	})
+}
+
+// PowerOffOutOfBand powers m off at its BMC, as a person at the rack would.
+func (s *Sim) PowerOffOutOfBand(ctx context.Context, sid string) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		return []powerIntent{s.power(m, false, false)}, nil
+	})
+}
+
+// MarkBrokenOutOfBand marks m broken with comment.
+func (s *Sim) MarkBrokenOutOfBand(ctx context.Context, sid, comment string) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		return nil, s.markBroken(m, comment)
+	})
+}
+
+// ChangeIPOutOfBand gives every AUTO link of m a new address.
+func (s *Sim) ChangeIPOutOfBand(ctx context.Context, sid string) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		for _, ifc := range m.ifaces {
+			for _, l := range ifc.links {
+				if l.mode == "auto" && l.ip != "" {
+					if sn := s.findSubnet(l.subnet); sn != nil {
+						l.ip = s.allocIP(sn)
+					}
+				}
+			}
+		}
+		s.emit(m, "machine.updated")
+		return nil, nil
+	})
+}
+
+// SetBMC makes the BMC at a power address slow (wall-time delay per call)
+// or dead. It works on MemBMCs; it returns false for other BMCs.
+func (s *Sim) SetBMC(powerAddress string, delay time.Duration, dead bool) bool {
+	s.mu.Lock()
+	h, ok := s.hosts[powerAddress]
+	s.mu.Unlock()
+	if !ok {
+		return false
+	}
+	b, ok := h.bmc.(*MemBMC)
+	if ok {
+		b.SetDelay(delay)
+		b.SetDead(dead)
+	}
+	return ok
+}

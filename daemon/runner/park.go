@@ -1,0 +1,116 @@
+package runner
+
+import (
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// finished takes a worker's result back on the loop.
+func (r *Runner) finished(rs *runState, res stepResult) {
+	rs.executing, rs.cancel = false, nil
+	if res.err != nil && !res.aborted {
+		r.stepFailed(rs, res.err)
+	} else if !res.aborted {
+		rs.run = res.run
+	}
+	waiters := rs.waiters
+	rs.waiters = nil
+	for _, w := range waiters {
+		w()
+	}
+	if rs.executing || res.err != nil {
+		return
+	}
+	if res.aborted && len(waiters) == 0 {
+		return // shutdown: leave the run as journaled
+	}
+	r.proceed(rs)
+}
+
+// proceed decides what a run does next from its journaled state.
+func (r *Runner) proceed(rs *runState) {
+	switch {
+	case !holdsSlot(rs.run.Status):
+		r.settle(rs)
+		if rs.run.Status.Terminal() {
+			delete(r.runs, rs.run.ID)
+		}
+	case rs.run.WaitUntil != nil && !rs.again:
+		r.park(rs)
+	default:
+		r.dispatch(rs)
+	}
+}
+
+// stepFailed handles a journal write that failed: a fencing conflict means
+// the lease is lost; anything else is retried after a pause.
+func (r *Runner) stepFailed(rs *runState, err error) {
+	if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
+		r.log.Error("journal write refused; giving up the site", "site", rs.run.SiteID, "run", rs.run.ID, "err", err)
+		r.loseSite(rs.run.SiteID)
+		return
+	}
+	r.log.Warn("journal write failed; retrying", "run", rs.run.ID, "err", err)
+	rs.timer = r.opt.Clock.AfterFunc(r.opt.Backoff, func() { r.do(func() { r.dispatch(rs) }) })
+}
+
+// park indexes rs by its wake keys and arms its deadline. The keys stay
+// indexed while the stage re-runs, so a wake that arrives mid-execution
+// is not lost: it makes the stage run again.
+func (r *Runner) park(rs *runState) {
+	r.unpark(rs)
+	for _, k := range rs.run.WaitKeys {
+		if r.keys[k] == nil {
+			r.keys[k] = map[string]bool{}
+		}
+		r.keys[k][rs.run.ID] = true
+	}
+	rs.indexed = append([]string(nil), rs.run.WaitKeys...)
+	d := time.Duration(0)
+	if rs.run.WaitUntil != nil {
+		d = rs.run.WaitUntil.Sub(r.opt.Clock.Now())
+	}
+	id := rs.run.ID
+	rs.timer = r.opt.Clock.AfterFunc(d, func() { r.do(func() { r.fire(id) }) })
+}
+
+// unpark removes rs from the wake index and stops its timer.
+func (r *Runner) unpark(rs *runState) {
+	rs.stopTimer()
+	for _, k := range rs.indexed {
+		if m := r.keys[k]; m != nil {
+			delete(m, rs.run.ID)
+			if len(m) == 0 {
+				delete(r.keys, k)
+			}
+		}
+	}
+	rs.indexed = nil
+}
+
+func (r *Runner) fire(id string) {
+	if rs := r.runs[id]; rs != nil && holdsSlot(rs.run.Status) {
+		r.dispatch(rs)
+	}
+}
+
+// wake resumes the runs parked on key.
+func (r *Runner) wake(key string) {
+	for id := range r.keys[key] {
+		r.fire(id)
+	}
+}
+
+// backoff is the delay before retry number n (1-based) of a stage.
+func (r *Runner) backoff(n int) time.Duration {
+	d := r.opt.Backoff
+	for i := 1; i < n && d < r.opt.MaxBackoff; i++ {
+		d *= 2
+	}
+	if d > r.opt.MaxBackoff {
+		d = r.opt.MaxBackoff
+	}
+	jitter := 0.8 + 0.4*r.opt.Jitter()
+	return time.Duration(float64(d) * jitter)
+}

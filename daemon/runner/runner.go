@@ -1,0 +1,147 @@
+package runner
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// Store is what the runner needs of the store.
+type Store interface {
+	lifecycle.RunStore
+	lifecycle.LeaseStore
+	lifecycle.AuditStore
+	ListSites(ctx context.Context) ([]lifecycle.Site, error)
+	GetSitePolicy(ctx context.Context, siteID string) (lifecycle.SitePolicy, error)
+}
+
+// Options configure a Runner. Zero values mean defaults.
+type Options struct {
+	Store  Store
+	Defs   func(lifecycle.Run) (*Def, error) // the workflow of a run
+	Clock  clock.Clock
+	Logger *slog.Logger
+	// Holder names this runner in site leases (unique per process when
+	// several daemons share a store).
+	Holder   string
+	LeaseTTL time.Duration // 15s
+	// Backoff is the first retry delay; it doubles per attempt up to
+	// MaxBackoff, with ±20% jitter from Jitter (0..1).
+	Backoff, MaxBackoff time.Duration
+	Jitter              func() float64
+}
+
+// Runner drives runs. Create with New, start with Run.
+type Runner struct {
+	opt   Options
+	log   *slog.Logger
+	msgs  chan func()
+	sites map[string]*siteState
+	runs  map[string]*runState
+	keys  map[string]map[string]bool // wake key -> run ids
+	ctx   context.Context
+	wg    sync.WaitGroup
+	ready chan struct{}
+}
+
+// New returns a runner; nothing runs until Run.
+func New(o Options) *Runner {
+	if o.Clock == nil {
+		o.Clock = clock.Real{}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.LeaseTTL == 0 {
+		o.LeaseTTL = 15 * time.Second
+	}
+	if o.Backoff == 0 {
+		o.Backoff = 2 * time.Second
+	}
+	if o.MaxBackoff == 0 {
+		o.MaxBackoff = 5 * time.Minute
+	}
+	if o.Jitter == nil {
+		o.Jitter = func() float64 { return 0.5 }
+	}
+	return &Runner{opt: o, log: o.Logger.With("component", "runner"), msgs: make(chan func(), 1024),
+		sites: map[string]*siteState{}, runs: map[string]*runState{}, keys: map[string]map[string]bool{},
+		ready: make(chan struct{})}
+}
+
+// Run owns the runner's loop until ctx ends. It claims the lease of every
+// site, recovers their runs and drives them; on return it has waited for
+// executing stages and released its leases.
+func (r *Runner) Run(ctx context.Context) error {
+	r.ctx = ctx
+	if err := r.adoptSites(ctx); err != nil {
+		return err
+	}
+	close(r.ready)
+	for {
+		select {
+		case <-ctx.Done():
+			r.shutdown()
+			return nil
+		case f := <-r.msgs:
+			f()
+		}
+	}
+}
+
+// Ready is closed once the runner has recovered its sites' runs.
+func (r *Runner) Ready() <-chan struct{} { return r.ready }
+
+// do runs f on the loop goroutine. It is safe from any goroutine.
+func (r *Runner) do(f func()) {
+	select {
+	case r.msgs <- f:
+	case <-r.done():
+	}
+}
+
+func (r *Runner) done() <-chan struct{} {
+	if r.ctx == nil {
+		return nil
+	}
+	return r.ctx.Done()
+}
+
+// call runs f on the loop and waits for it.
+func (r *Runner) call(ctx context.Context, f func()) error {
+	ch := make(chan struct{})
+	select {
+	case r.msgs <- func() { f(); close(ch) }:
+	case <-ctx.Done():
+		return lifecycle.Wrap(lifecycle.CodeUnavailable, "runner", ctx.Err())
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return lifecycle.Wrap(lifecycle.CodeUnavailable, "runner", ctx.Err())
+	}
+}
+
+// Submit tells the runner that run id was created (pending); it is queued
+// for admission in request order.
+func (r *Runner) Submit(id string) { r.do(func() { r.submit(id) }) }
+
+// Wake resumes every run parked on key, e.g. "machine:<system_id>" or
+// "node:<id>". Unknown keys are ignored.
+func (r *Runner) Wake(key string) { r.do(func() { r.wake(key) }) }
+
+func (r *Runner) shutdown() {
+	for _, rs := range r.runs {
+		rs.stopTimer()
+		if rs.cancel != nil {
+			rs.cancel()
+		}
+	}
+	r.wg.Wait()
+	r.releaseLeases()
+}

@@ -1,0 +1,123 @@
+package runner
+
+import (
+	"sort"
+
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// siteState is the loop's view of one leased site.
+type siteState struct {
+	id       string
+	lease    lifecycle.Lease
+	renew    clock.Timer
+	pending  []string          // run ids waiting for admission, in request order
+	admitted map[string]bool   // run ids holding a slot (running or compensating)
+	bmc      map[string]string // ipmi ip -> admitted run id
+}
+
+// runState is the loop's view of one run it drives.
+type runState struct {
+	run       lifecycle.Run
+	executing bool
+	cancel    func()
+	timer     clock.Timer
+	indexed   []string // wake keys this run is indexed under
+	again     bool     // woken while executing: run the stage again after
+	recovered bool     // first execution after a restart
+	waiters   []func()
+}
+
+func (rs *runState) stopTimer() {
+	if rs.timer != nil {
+		rs.timer.Stop()
+		rs.timer = nil
+	}
+}
+
+func holdsSlot(s lifecycle.JobState) bool {
+	return s == lifecycle.JobRunning || s == lifecycle.JobCompensating
+}
+
+// submit loads a pending run and queues it.
+func (r *Runner) submit(id string) {
+	run, err := r.opt.Store.GetRun(r.ctx, id)
+	if err != nil {
+		r.log.Error("submit: load run", "run", id, "err", err)
+		return
+	}
+	s := r.sites[run.SiteID]
+	if s == nil {
+		if s, err = r.claimSite(run.SiteID); err != nil {
+			r.log.Warn("submit: site not leased", "site", run.SiteID, "run", id, "err", err)
+			return
+		}
+	}
+	if _, known := r.runs[id]; known || run.Status != lifecycle.JobPending {
+		return
+	}
+	r.runs[id] = &runState{run: run}
+	s.pending = append(s.pending, id)
+	r.admit(s)
+}
+
+// admit starts queued runs while the site has free slots, skipping runs
+// whose BMC is busy; skipped runs keep their place.
+func (r *Runner) admit(s *siteState) {
+	p, err := r.opt.Store.GetSitePolicy(r.ctx, s.id)
+	limit := p.BatchMaxParallel
+	if err != nil || limit < 1 {
+		limit = lifecycle.DefaultSitePolicy(s.id).BatchMaxParallel
+	}
+	kept := s.pending[:0]
+	for _, id := range s.pending {
+		rs := r.runs[id]
+		if rs == nil {
+			continue
+		}
+		bmc := rs.run.IPMIIP
+		if len(s.admitted) >= limit || (bmc != "" && s.bmc[bmc] != "") {
+			kept = append(kept, id)
+			continue
+		}
+		r.take(s, rs)
+		r.dispatch(rs)
+	}
+	s.pending = kept
+}
+
+// take gives rs a slot (and its BMC).
+func (r *Runner) take(s *siteState, rs *runState) {
+	s.admitted[rs.run.ID] = true
+	if rs.run.IPMIIP != "" {
+		s.bmc[rs.run.IPMIIP] = rs.run.ID
+	}
+}
+
+// settle frees rs's slot once it no longer holds one, then admits more.
+func (r *Runner) settle(rs *runState) {
+	s := r.sites[rs.run.SiteID]
+	if s == nil || holdsSlot(rs.run.Status) {
+		return
+	}
+	if s.admitted[rs.run.ID] {
+		delete(s.admitted, rs.run.ID)
+		if s.bmc[rs.run.IPMIIP] == rs.run.ID {
+			delete(s.bmc, rs.run.IPMIIP)
+		}
+	}
+	r.unpark(rs)
+	r.admit(s)
+}
+
+// orderPending sorts a site's queue by request time, then id.
+func (r *Runner) orderPending(s *siteState) {
+	sort.SliceStable(s.pending, func(i, j int) bool {
+		a, b := r.runs[s.pending[i]].run, r.runs[s.pending[j]].run
+		if !a.RequestedAt.Equal(b.RequestedAt) {
+			return a.RequestedAt.Before(b.RequestedAt)
+		}
+		return a.ID < b.ID
+	})
+}

@@ -1,0 +1,133 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// stepResult is what a worker reports back to the loop.
+type stepResult struct {
+	run     lifecycle.Run
+	err     error // journal write failed
+	aborted bool  // cancelled by an operator action or shutdown: nothing committed
+}
+
+// dispatch executes rs's current step on a worker goroutine.
+func (r *Runner) dispatch(rs *runState) {
+	if rs.executing {
+		rs.again = true
+		return
+	}
+	rs.stopTimer()
+	s := r.sites[rs.run.SiteID]
+	def, err := r.opt.Defs(rs.run)
+	if s == nil || err != nil {
+		r.log.Error("dispatch: no workflow or lease", "run", rs.run.ID, "err", err)
+		return
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	rs.executing, rs.cancel, rs.again = true, cancel, false
+	run, fence, recovered := rs.run, s.lease.Fence(), rs.recovered
+	rs.recovered = false
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		res := r.execute(ctx, def, run, fence, recovered)
+		if ctx.Err() != nil && res.err != nil {
+			res = stepResult{run: run, aborted: true}
+		}
+		cancel()
+		r.do(func() { r.finished(rs, res) })
+	}()
+}
+
+// execute runs one step of run outside the loop. It starts from the
+// journaled run, the one source of truth, not the loop's copy.
+func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lifecycle.Fence, recovered bool) stepResult {
+	fresh, err := r.opt.Store.GetRun(ctx, run.ID)
+	if err != nil {
+		return stepResult{run: run, err: err}
+	}
+	run = fresh
+	if run.Status != lifecycle.JobPending && !holdsSlot(run.Status) {
+		return stepResult{run: run} // changed under us: nothing to drive
+	}
+	policy, err := r.opt.Store.GetSitePolicy(ctx, run.SiteID)
+	if err != nil {
+		return stepResult{run: run, err: err}
+	}
+	if run.Status == lifecycle.JobCompensating {
+		return r.compensate(ctx, def, run, f, policy)
+	}
+	if run.Status == lifecycle.JobPending || run.StageStartedAt == nil || recovered {
+		if run, err = r.start(ctx, def, run, f, recovered); err != nil {
+			return stepResult{run: run, err: err}
+		}
+	}
+	idx := def.index(run.CurrentStage)
+	if idx < 0 {
+		return r.commitFailure(ctx, run, f, lifecycle.FailStateAmbiguity,
+			lifecycle.Errorf(lifecycle.CodeInternal, "runner", "stage %q is not in workflow %s", run.CurrentStage, def.Name))
+	}
+	sd := def.Stages[idx]
+	c := newContext(run, policy, r.log.With("run", run.ID, "site", run.SiteID, "stage", string(sd.Stage), "attempt", run.CurrentAttempt), r.opt.Clock.Now)
+	callTimeout := sd.CallTimeout
+	if callTimeout == 0 {
+		callTimeout = 2 * time.Minute
+	}
+	callCtx, cancel := context.WithTimeout(ctx, callTimeout)
+	out, serr := sd.Run(callCtx, c)
+	cancel()
+	if ctx.Err() != nil {
+		return stepResult{run: run, aborted: true}
+	}
+	p := plan{def: def, sd: sd, run: run, c: c, out: out, err: serr, now: r.opt.Clock.Now(), policy: policy, backoff: r.backoff}
+	mutate, evs := p.build()
+	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, mutate, evs)
+	if err != nil {
+		return stepResult{run: run, err: err}
+	}
+	return stepResult{run: next}
+}
+
+// start records "stage S attempt N started" before the stage acts; a
+// pending run becomes running at its first stage.
+func (r *Runner) start(ctx context.Context, def *Def, run lifecycle.Run, f lifecycle.Fence, recovered bool) (lifecycle.Run, error) {
+	now := r.opt.Clock.Now()
+	msg := ""
+	if recovered {
+		msg = "re-entered after restart"
+	}
+	mutate := func(x *lifecycle.Run) error {
+		if x.Status == lifecycle.JobPending {
+			x.Status, x.StartedAt = lifecycle.JobRunning, &now
+			x.CurrentStage, x.CurrentAttempt = def.Stages[0].Stage, 1
+		}
+		if x.CurrentAttempt < 1 {
+			x.CurrentAttempt = 1
+		}
+		if x.StageStartedAt == nil {
+			x.StageStartedAt = &now
+		}
+		x.WaitUntil, x.WaitKeys = nil, nil
+		return nil
+	}
+	probe := run
+	_ = mutate(&probe)
+	evs := []lifecycle.RunEvent{{Stage: probe.CurrentStage, Attempt: probe.CurrentAttempt, Status: lifecycle.EventStarted, Message: msg}}
+	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, mutate, evs)
+	return next, err
+}
+
+// commitFailure lands run in the class's failure state.
+func (r *Runner) commitFailure(ctx context.Context, run lifecycle.Run, f lifecycle.Fence, class lifecycle.FailureClass, cause error) stepResult {
+	p := plan{run: run, now: r.opt.Clock.Now()}
+	mutate, evs := p.fail(class, cause, nil)
+	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, mutate, evs)
+	if err != nil {
+		return stepResult{run: run, err: err}
+	}
+	return stepResult{run: next}
+}
