@@ -89,8 +89,8 @@ func testBootstrap() bridge.Bootstrap {
 	pub, _, _ := ed25519.GenerateKey(nil)
 	der, _ := x509.MarshalPKIXPublicKey(pub)
 	return bridge.Bootstrap{AgentAPIURL: "https://region.example:5291",
-		AgentPackageURL: "https://region.example/gpuaas-node-agent.deb",
-		AgentPackageSHA: "0000000000000000000000000000000000000000000000000000000000000000",
+		AgentPackageURL:  "https://region.example/gpuaas-node-agent.deb",
+		AgentPackageSHA:  "0000000000000000000000000000000000000000000000000000000000000000",
 		CABundlePEM:      testCA,
 		SigningPublicKey: string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))}
 }

@@ -62,7 +62,7 @@ func newSite(t *testing.T) *site {
 		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
 	s.runner = runner.New(runner.Options{Store: st, Holder: "test", Logger: quiet(),
-		Defs: func(lifecycle.Run) (*runner.Def, error) { return s.deps.Onboarding(), nil },
+		Defs:    func(lifecycle.Run) (*runner.Def, error) { return s.deps.Onboarding(), nil },
 		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
 	done := make(chan struct{}, 2)
 	go func() { s.runner.Run(ctx); done <- struct{}{} }()
