@@ -1,0 +1,92 @@
+package agent
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/tls"
+	"log/slog"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/agent/config"
+	"github.com/gpuaas/maas-sidecar/agent/hostroot"
+	"github.com/gpuaas/maas-sidecar/agent/state"
+	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+)
+
+// Transport reaches the daemon's agent API. Errors for non-2xx answers
+// are *wire.Problem.
+type Transport interface {
+	Enroll(ctx context.Context, req wire.EnrollRequest) (wire.CertResponse, error)
+	Renew(ctx context.Context, nodeID string, req wire.RenewRequest) (wire.CertResponse, error)
+	// Wait long-polls; a nil task means none came within timeout.
+	Wait(ctx context.Context, nodeID string, timeout time.Duration) (*wire.Task, error)
+	Report(ctx context.Context, nodeID, taskID string, res wire.Result) error
+	// SetIdentity changes the client certificate presented from now on.
+	SetIdentity(cert *tls.Certificate)
+}
+
+// Clock is the agent's only source of time.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// Options build an Agent. Rand (jitter in [0,1)) and Logger default.
+type Options struct {
+	Config    config.Config
+	Root      hostroot.Root
+	State     state.Dir
+	Transport Transport
+	Systemd   task.Systemd
+	Registry  *task.Registry
+	Clock     Clock
+	Rand      func() float64
+	Logger    *slog.Logger
+}
+
+// Stats are the agent's counters.
+type Stats struct {
+	Polls, Ran, Rejected, Enrollments, Renewals uint64
+}
+
+// Agent is one node agent.
+type Agent struct {
+	o        Options
+	pub      ed25519.PublicKey
+	cert     *tls.Certificate
+	seq      uint64
+	log      *slog.Logger
+	progress atomic.Int64 // unix nanos of the last loop step start
+	busy     atomic.Bool  // a task is running
+	stats    struct{ polls, ran, rejected, enrollments, renewals atomic.Uint64 }
+}
+
+// New checks the options and returns an agent.
+func New(o Options) (*Agent, error) {
+	pub, err := o.Config.PublicKey()
+	if err != nil {
+		return nil, err
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return &Agent{o: o, pub: pub, log: o.Logger.With("component", "agent", "node", o.Config.NodeID)}, nil
+}
+
+// Stats returns the counters so far.
+func (a *Agent) Stats() Stats {
+	return Stats{Polls: a.stats.polls.Load(), Ran: a.stats.ran.Load(), Rejected: a.stats.rejected.Load(),
+		Enrollments: a.stats.enrollments.Load(), Renewals: a.stats.renewals.Load()}
+}
+
+// Healthy reports whether the loop is making progress: a task is running
+// or a loop step started within stall. The watchdog pings only then.
+func (a *Agent) Healthy(now time.Time, stall time.Duration) bool {
+	return a.busy.Load() || now.Sub(time.Unix(0, a.progress.Load())) < stall
+}

@@ -1,0 +1,97 @@
+// Command gpuaas-node-agent is the GPU node agent: it enrolls with the
+// daemon using the one-time token cloud-init left, then long-polls for
+// typed, signed tasks over mutual TLS and runs them one at a time.
+//
+// Usage:
+//
+//	gpuaas-node-agent [--config PATH] [--root DIR] [--state-dir DIR] [--log-level LEVEL]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/agent"
+	"github.com/gpuaas/maas-sidecar/agent/clock"
+	"github.com/gpuaas/maas-sidecar/agent/config"
+	"github.com/gpuaas/maas-sidecar/agent/hostroot"
+	"github.com/gpuaas/maas-sidecar/agent/sdnotify"
+	"github.com/gpuaas/maas-sidecar/agent/state"
+	"github.com/gpuaas/maas-sidecar/agent/systemd/sdbus"
+	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
+
+	// The task catalog: one package per task type.
+	_ "github.com/gpuaas/maas-sidecar/agent/task/drain"
+	_ "github.com/gpuaas/maas-sidecar/agent/task/heartbeat"
+	_ "github.com/gpuaas/maas-sidecar/agent/task/hwsync"
+	_ "github.com/gpuaas/maas-sidecar/agent/task/uninstall"
+)
+
+// flags are the command line.
+type flags struct {
+	config, root, stateDir, logLevel string
+}
+
+func parseFlags(args []string) (flags, error) {
+	var f flags
+	fs := flag.NewFlagSet("gpuaas-node-agent", flag.ContinueOnError)
+	fs.StringVar(&f.config, "config", config.DefaultPath, "config file")
+	fs.StringVar(&f.root, "root", "/", "host root every host path is resolved under (fixture trees in tests)")
+	fs.StringVar(&f.stateDir, "state-dir", "/var/lib/gpuaas-node-agent", "directory for the agent's key, certificate and task sequence")
+	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
+	return f, fs.Parse(args)
+}
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "gpuaas-node-agent:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	f, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
+		return errors.New("--log-level: want debug, info, warn or error")
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	cfg, err := config.Load(f.config)
+	if err != nil {
+		return err
+	}
+	root := hostroot.Root(f.root)
+	ca, err := os.ReadFile(root.Path(cfg.CABundlePath))
+	if err != nil {
+		return fmt.Errorf("ca_bundle_path: %w", err)
+	}
+	tr, err := mtls.New(cfg.APIURL, ca)
+	if err != nil {
+		return err
+	}
+	a, err := agent.New(agent.Options{Config: cfg, Root: root, State: state.Dir(f.stateDir), Transport: tr,
+		Systemd: sdbus.Manager{}, Registry: task.Default, Clock: clock.Real{}, Logger: log})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	stall := cfg.PollTimeout + cfg.RetryMax + time.Minute
+	go sdnotify.Watchdog(ctx, log, func() bool { return a.Healthy(time.Now(), stall) })
+	sdnotify.Ready(log)
+	log.Info("gpuaas-node-agent started", "node", cfg.NodeID, "api_url", cfg.APIURL, "tasks", task.Default.Types())
+	err = a.Run(ctx)
+	sdnotify.Stopping(log)
+	return err
+}

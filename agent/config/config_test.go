@@ -1,0 +1,70 @@
+package config
+
+import (
+	"crypto/ed25519"
+	"crypto/x509"
+	"encoding/pem"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func pubPEM(t *testing.T) string {
+	t.Helper()
+	pub := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public()
+	der, err := x509.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+}
+
+func indent(s string) string { return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ") }
+
+func TestParseDefaults(t *testing.T) {
+	key := pubPEM(t)
+	got, err := Parse([]byte("api_url: https://region-1:5291\nnode_id: node-1\npoll_timeout: 5s\nsigning_public_key: |\n" + indent(key) + "\n"))
+	if err != nil {
+		t.Fatalf("Parse() = %v", err)
+	}
+	want := Defaults()
+	want.APIURL, want.NodeID, want.PollTimeout, want.SigningPublicKey = "https://region-1:5291", "node-1", 5*time.Second, strings.TrimSpace(key)+"\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Parse() (-want +got):\n%s", diff)
+	}
+}
+
+func TestValidateNamesTheKey(t *testing.T) {
+	good := Defaults()
+	good.APIURL, good.NodeID, good.SigningPublicKey = "https://r:5291", "n", pubPEM(t)
+	if err := good.Validate(); err != nil {
+		t.Fatalf("good config: %v", err)
+	}
+	tests := []struct {
+		key string
+		mut func(*Config)
+	}{
+		{"api_url", func(c *Config) { c.APIURL = "http://r:5291" }},
+		{"node_id", func(c *Config) { c.NodeID = "" }},
+		{"enrollment_token_path", func(c *Config) { c.EnrollmentTokenPath = "" }},
+		{"ca_bundle_path", func(c *Config) { c.CABundlePath = "" }},
+		{"poll_timeout", func(c *Config) { c.PollTimeout = 0 }},
+		{"retry_max", func(c *Config) { c.RetryMax = time.Millisecond }},
+		{"unit_name", func(c *Config) { c.UnitName = "" }},
+		{"signing_public_key", func(c *Config) { c.SigningPublicKey = "nope" }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.key, func(t *testing.T) {
+			c := good
+			tc.mut(&c)
+			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.key) {
+				t.Fatalf("Validate() = %v, want an error naming %s", err, tc.key)
+			}
+		})
+	}
+	if _, err := Parse([]byte("api_url: https://r\nbogus: 1\n")); err == nil || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("unknown key: %v", err)
+	}
+}

@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/agent/state"
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+)
+
+// loadState reads the identity and sequence high-water mark, if any.
+func (a *Agent) loadState() error {
+	seq, err := a.o.State.HighWater()
+	if err != nil {
+		return err
+	}
+	a.seq = seq
+	cert, err := a.o.State.Identity()
+	if errors.Is(err, state.ErrNoIdentity) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if id, err := wire.NodeIDFromCert(cert.Leaf); err != nil || id != a.o.Config.NodeID {
+		a.log.Warn("stored certificate names another node; enrolling again")
+		return nil
+	}
+	a.cert = cert
+	a.o.Transport.SetIdentity(cert)
+	return nil
+}
+
+// forget drops the identity so the next step enrolls.
+func (a *Agent) forget() {
+	a.cert = nil
+	a.o.Transport.SetIdentity(nil)
+	if err := a.o.State.DropIdentity(); err != nil {
+		a.log.Warn("could not remove the old identity", "err", err)
+	}
+}
+
+// enroll reads the token file afresh, makes a key and enrolls with it.
+func (a *Agent) enroll(ctx context.Context) error {
+	tok, err := os.ReadFile(a.o.Root.Path(a.o.Config.EnrollmentTokenPath))
+	if err != nil {
+		return fmt.Errorf("enroll: read the enrollment token: %w", err)
+	}
+	keyPEM, csrPEM, err := newKeyAndCSR()
+	if err != nil {
+		return err
+	}
+	resp, err := a.o.Transport.Enroll(ctx, wire.EnrollRequest{NodeID: a.o.Config.NodeID, Token: strings.TrimSpace(string(tok)), CSR: csrPEM})
+	if err != nil {
+		return fmt.Errorf("enroll: %w", err)
+	}
+	if err := a.adopt(keyPEM, resp); err != nil {
+		return err
+	}
+	a.stats.enrollments.Add(1)
+	a.log.Info("agent enrolled", "serial", resp.Serial, "not_after", resp.NotAfter)
+	return nil
+}
+
+// renewDue: two thirds of the certificate's lifetime have passed.
+func (a *Agent) renewDue(now time.Time) bool {
+	l := a.cert.Leaf
+	return !now.Before(l.NotBefore.Add(l.NotAfter.Sub(l.NotBefore) * 2 / 3))
+}
+
+func (a *Agent) renew(ctx context.Context) error {
+	keyPEM, csrPEM, err := newKeyAndCSR()
+	if err != nil {
+		return err
+	}
+	resp, err := a.o.Transport.Renew(ctx, a.o.Config.NodeID, wire.RenewRequest{CSR: csrPEM})
+	if err != nil {
+		return fmt.Errorf("renew: %w", err)
+	}
+	if err := a.adopt(keyPEM, resp); err != nil {
+		return err
+	}
+	a.stats.renewals.Add(1)
+	a.log.Info("agent certificate renewed", "serial", resp.Serial, "not_after", resp.NotAfter)
+	return nil
+}
+
+// adopt checks the issued certificate, stores it and presents it.
+func (a *Agent) adopt(keyPEM []byte, resp wire.CertResponse) error {
+	cert, err := tls.X509KeyPair([]byte(resp.Certificate), keyPEM)
+	if err == nil && cert.Leaf == nil {
+		cert.Leaf, err = x509.ParseCertificate(cert.Certificate[0])
+	}
+	if err != nil {
+		return fmt.Errorf("adopt certificate: %w", err)
+	}
+	if id, err := wire.NodeIDFromCert(cert.Leaf); err != nil || id != a.o.Config.NodeID {
+		return errors.New("adopt certificate: it does not name this node")
+	}
+	if err := a.o.State.SaveIdentity(keyPEM, []byte(resp.Certificate), []byte(resp.CABundle)); err != nil {
+		return err
+	}
+	a.cert = &cert
+	a.o.Transport.SetIdentity(&cert)
+	return nil
+}
+
+func newKeyAndCSR() (keyPEM []byte, csrPEM string, err error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, "", fmt.Errorf("agent key: %w", err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return nil, "", fmt.Errorf("agent key: %w", err)
+	}
+	csr, err := x509.CreateCertificateRequest(rand.Reader, &x509.CertificateRequest{}, key)
+	if err != nil {
+		return nil, "", fmt.Errorf("agent csr: %w", err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}),
+		string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: csr})), nil
+}

@@ -1,0 +1,112 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+)
+
+// verify checks a delivered task before anything runs.
+func (a *Agent) verify(t wire.Task) error {
+	switch {
+	case wire.Verify(a.pub, t) != nil:
+		return errors.New("rejected: bad signature")
+	case t.NodeID != a.o.Config.NodeID:
+		return fmt.Errorf("rejected: task is for node %q", t.NodeID)
+	case !a.o.Clock.Now().Before(t.ExpiresAt):
+		return fmt.Errorf("rejected: task expired at %s", t.ExpiresAt.UTC().Format(time.RFC3339))
+	case t.Seq <= a.seq:
+		return fmt.Errorf("rejected: sequence %d already used (high-water %d)", t.Seq, a.seq)
+	}
+	return nil
+}
+
+// handle verifies, records the sequence, runs and reports one task.
+func (a *Agent) handle(ctx context.Context, t wire.Task) {
+	log := a.log.With("task", t.ID, "type", t.Type, "seq", t.Seq)
+	if err := a.verify(t); err != nil {
+		a.stats.rejected.Add(1)
+		log.Warn("task refused", "err", err)
+		a.report(ctx, log, t, wire.Result{Seq: t.Seq, Rejected: true, Message: err.Error(), FinishedAt: a.o.Clock.Now()})
+		return
+	}
+	if err := a.o.State.SetHighWater(t.Seq); err != nil {
+		log.Error("cannot record the task sequence; not running it", "err", err)
+		return
+	}
+	a.seq = t.Seq
+	res, after := a.execute(ctx, log, t)
+	a.report(ctx, log, t, res)
+	if after != nil {
+		if err := after(ctx); err != nil {
+			log.Warn("post-report step failed", "err", err)
+		}
+	}
+}
+
+// execute runs the task's handler with its own context and timeout.
+func (a *Agent) execute(ctx context.Context, log *slog.Logger, t wire.Task) (res wire.Result, after func(context.Context) error) {
+	res.Seq = t.Seq
+	h, ok := a.o.Registry.Lookup(t.Type)
+	if !ok {
+		res.Message = "unsupported task type " + t.Type
+		res.FinishedAt = a.o.Clock.Now()
+		return res, nil
+	}
+	timeout := a.o.Config.TaskTimeout
+	if to, ok := h.(task.Timeouter); ok {
+		timeout = to.Timeout()
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	a.busy.Store(true)
+	defer a.busy.Store(false)
+	start := a.o.Clock.Now()
+	out, err := runSafely(tctx, h, a.env(), t.Payload)
+	a.stats.ran.Add(1)
+	res.Success, res.Message, res.Details, res.FinishedAt = err == nil, out.Message, out.Details, a.o.Clock.Now()
+	if err != nil {
+		res.Message = err.Error()
+	}
+	log.Info("task finished", "success", res.Success, "duration_seconds", res.FinishedAt.Sub(start).Seconds())
+	return res, out.After
+}
+
+func runSafely(ctx context.Context, h task.Handler, env task.Env, payload []byte) (out task.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("task panicked: %v", r)
+		}
+	}()
+	return h.Run(ctx, env, payload)
+}
+
+func (a *Agent) env() task.Env {
+	return task.Env{Root: a.o.Root, Systemd: a.o.Systemd, Now: a.o.Clock.Now, Log: a.log, AgentUnit: a.o.Config.UnitName}
+}
+
+// report sends a result, retrying transient failures a few times. A
+// refused report (4xx) is logged: the daemon's lease decides what's next.
+func (a *Agent) report(ctx context.Context, log *slog.Logger, t wire.Task, res wire.Result) {
+	bo := backoff{initial: a.o.Config.RetryInitial, max: a.o.Config.RetryMax, rand: a.o.Rand}
+	for try := 1; ; try++ {
+		err := a.o.Transport.Report(ctx, a.o.Config.NodeID, t.ID, res)
+		var p *wire.Problem
+		if err == nil || (errors.As(err, &p) && p.Status < 500) || try == 5 {
+			if err != nil {
+				log.Warn("task result not accepted", "err", err)
+			}
+			return
+		}
+		select {
+		case <-a.o.Clock.After(bo.next()):
+		case <-ctx.Done():
+			return
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package mtls
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+)
+
+// Enroll posts an enrollment.
+func (c *Client) Enroll(ctx context.Context, req wire.EnrollRequest) (wire.CertResponse, error) {
+	var out wire.CertResponse
+	_, err := c.do(ctx, http.MethodPost, wire.RouteEnroll, req, &out)
+	return out, err
+}
+
+// Renew asks for a certificate for a new key.
+func (c *Client) Renew(ctx context.Context, nodeID string, req wire.RenewRequest) (wire.CertResponse, error) {
+	var out wire.CertResponse
+	_, err := c.do(ctx, http.MethodPost, wire.RenewPath(nodeID), req, &out)
+	return out, err
+}
+
+// Wait long-polls; nil task when none came within timeout.
+func (c *Client) Wait(ctx context.Context, nodeID string, timeout time.Duration) (*wire.Task, error) {
+	var t wire.Task
+	path := wire.WaitPath(nodeID) + "?" + url.Values{wire.WaitTimeoutParam: {timeout.String()}}.Encode()
+	status, err := c.do(ctx, http.MethodGet, path, nil, &t)
+	if err != nil || status == http.StatusNoContent {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Report posts a task result.
+func (c *Client) Report(ctx context.Context, nodeID, taskID string, res wire.Result) error {
+	_, err := c.do(ctx, http.MethodPost, wire.ResultPath(nodeID, taskID), res, nil)
+	return err
+}
+
+func (c *Client) do(ctx context.Context, method, path string, in, out any) (int, error) {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return 0, fmt.Errorf("mtls: %w", err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	if err != nil {
+		return 0, fmt.Errorf("mtls: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("mtls: %s %s: %w", method, req.URL.Path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		p := &wire.Problem{Status: resp.StatusCode, Title: http.StatusText(resp.StatusCode)}
+		json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(p)
+		p.Status = resp.StatusCode
+		return resp.StatusCode, p
+	}
+	if out != nil && resp.StatusCode != http.StatusNoContent {
+		if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out); err != nil {
+			return resp.StatusCode, fmt.Errorf("mtls: %s %s: bad body: %w", method, req.URL.Path, err)
+		}
+	}
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, nil
+}

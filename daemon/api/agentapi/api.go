@@ -1,0 +1,54 @@
+package agentapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+)
+
+// API serves the agent routes.
+type API struct {
+	cfg Config
+}
+
+// New returns the agent API over cfg (defaults filled in).
+func New(cfg Config) *API { return &API{cfg: cfg.withDefaults()} }
+
+// Notifier returns the notifier the long polls listen on; enqueue through
+// Queue{Store, Notifier} so polls wake at once.
+func (a *API) Notifier() *Notifier { return a.cfg.Notifier }
+
+// Handler returns the router. Every route but enroll needs a client
+// certificate whose node identity matches {id}.
+func (a *API) Handler() http.Handler {
+	r := mux.NewRouter()
+	r.Use(a.logRequests)
+	r.HandleFunc(wire.RouteEnroll, a.enroll).Methods(http.MethodPost)
+	r.HandleFunc(wire.RouteWait, a.requireNode(a.wait)).Methods(http.MethodGet)
+	r.HandleFunc(wire.RouteResult, a.requireNode(a.result)).Methods(http.MethodPost)
+	r.HandleFunc(wire.RouteRenew, a.requireNode(a.renew)).Methods(http.MethodPost)
+	return r
+}
+
+// statusWriter remembers the status for the request log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(s int) { w.status = s; w.ResponseWriter.WriteHeader(s) }
+
+// logRequests logs each request once, with its route template.
+func (a *API) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(sw, r)
+		route, _ := mux.CurrentRoute(r).GetPathTemplate()
+		a.cfg.Logger.Debug("agent request", "component", "agentapi", "method", r.Method, "route", route,
+			"node", mux.Vars(r)["id"], "status", sw.status, "duration_seconds", time.Since(start).Seconds())
+	})
+}

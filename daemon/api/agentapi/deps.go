@@ -1,0 +1,84 @@
+package agentapi
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// Store is the part of lifecycle.Store the agent API uses.
+type Store interface {
+	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
+	UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (lifecycle.Node, error)
+	TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (lifecycle.Node, error)
+	lifecycle.EnrollmentStore
+	lifecycle.TaskStore
+}
+
+// Authority issues agent client certificates (daemon/pki satisfies it).
+type Authority interface {
+	// SignCSR returns a DER client certificate naming nodeID for the key
+	// of a DER certificate request; invalid for a bad request.
+	SignCSR(csrDER []byte, nodeID string) ([]byte, error)
+	// CABundlePEM is the CA the agent trusts and its certificates chain to.
+	CABundlePEM() []byte
+	// HashToken is the stored form of an enrollment token.
+	HashToken(token string) string
+}
+
+// TaskSigner signs a task's canonical signing payload (ed25519).
+type TaskSigner interface {
+	SignTask(msg []byte) []byte
+}
+
+// EnrollHook runs after an enrollment was recorded (token consumed,
+// EnrolledAt and AgentCertSerial saved). It decides what the node's state
+// does next; ActivateOnEnroll is the default.
+type EnrollHook func(ctx context.Context, n lifecycle.Node) error
+
+// Config builds an API. Zero durations mean defaults.
+type Config struct {
+	Store     Store
+	Authority Authority
+	Signer    TaskSigner
+	// Notifier wakes long polls when a task is enqueued (a new one if nil).
+	Notifier *Notifier
+	// OnEnrolled runs after each enrollment (ActivateOnEnroll if nil).
+	OnEnrolled EnrollHook
+	// Lease is how long a dispatched task stays with the agent (2m).
+	Lease time.Duration
+	// MaxWait caps a long poll (30s); DefaultWait is used when the agent
+	// names none (25s, capped by MaxWait).
+	MaxWait, DefaultWait time.Duration
+	// Now is the clock for enrollment timestamps (time.Now).
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.Notifier == nil {
+		c.Notifier = NewNotifier()
+	}
+	if c.OnEnrolled == nil {
+		c.OnEnrolled = ActivateOnEnroll(c.Store)
+	}
+	if c.Lease == 0 {
+		c.Lease = 2 * time.Minute
+	}
+	if c.MaxWait == 0 {
+		c.MaxWait = 30 * time.Second
+	}
+	if c.DefaultWait == 0 {
+		c.DefaultWait = 25 * time.Second
+	}
+	c.DefaultWait = min(c.DefaultWait, c.MaxWait)
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}

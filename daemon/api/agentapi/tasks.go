@@ -1,0 +1,94 @@
+package agentapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// wait is the long poll and the heartbeat: it records contact, then
+// returns the node's next task, signed, or 204 when none came within the
+// wait. An enqueue for the node wakes it at once.
+func (a *API) wait(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
+	const op = "agentapi.wait"
+	d, err := a.waitFor(r, op)
+	if err == nil {
+		err = a.cfg.Store.TouchNodeContact(r.Context(), n.ID)
+	}
+	if err != nil {
+		writeProblem(w, err)
+		return
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		woken, unsubscribe := a.cfg.Notifier.Subscribe(n.ID)
+		t, ok, err := a.cfg.Store.ClaimTask(r.Context(), n.ID, a.cfg.Lease)
+		if err != nil || ok {
+			unsubscribe()
+			a.answerTask(w, t, err)
+			return
+		}
+		select {
+		case <-woken:
+			continue
+		case <-timer.C:
+		case <-r.Context().Done():
+		}
+		unsubscribe()
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+}
+
+func (a *API) waitFor(r *http.Request, op string) (time.Duration, error) {
+	s := r.URL.Query().Get(wire.WaitTimeoutParam)
+	if s == "" {
+		return a.cfg.DefaultWait, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, lifecycle.Invalid(op, wire.WaitTimeoutParam, "timeout must be a non-negative duration")
+	}
+	return min(d, a.cfg.MaxWait), nil
+}
+
+func (a *API) answerTask(w http.ResponseWriter, t lifecycle.AgentTask, err error) {
+	if err != nil {
+		writeProblem(w, err)
+		return
+	}
+	out := wire.Task{ID: t.ID, NodeID: t.NodeID, Type: string(t.Type), Payload: t.Payload, ExpiresAt: t.ExpiresAt, Seq: t.Seq}
+	out.Signature = a.cfg.Signer.SignTask(wire.SigningPayload(out))
+	writeJSON(w, http.StatusOK, out)
+}
+
+// result records the agent's outcome for a dispatched task.
+func (a *API) result(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
+	const op = "agentapi.result"
+	var res wire.Result
+	if err := decode(r, op, &res); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	details := res.Details
+	if res.Rejected {
+		details = map[string]string{"rejected": "true"}
+		for k, v := range res.Details {
+			details[k] = v
+		}
+	}
+	taskID := mux.Vars(r)["task_id"]
+	t, err := a.cfg.Store.CompleteTask(r.Context(), n.ID, taskID, res.Seq, lifecycle.TaskResult{
+		Success: res.Success && !res.Rejected, Message: res.Message, Details: details, FinishedAt: res.FinishedAt,
+	})
+	if err != nil {
+		writeProblem(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, wire.ResultAck{TaskID: t.ID, State: string(t.State)})
+}

@@ -1,0 +1,93 @@
+package agentapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/e2e/agentenv"
+)
+
+func poll(t *testing.T, c *http.Client, url string) (int, wire.Task) {
+	t.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var task wire.Task
+	if resp.StatusCode == http.StatusOK {
+		if err := json.NewDecoder(resp.Body).Decode(&task); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return resp.StatusCode, task
+}
+
+func TestWaitIsHeartbeatAndTimesOut(t *testing.T) {
+	e := agentenv.New(t, agentenv.Options{})
+	node := e.Node(lifecycle.NodeActive)
+	st, _ := poll(t, e.Client(e.ClientCert(node)), e.URL+wire.WaitPath(node)+"?timeout=50ms")
+	if st != http.StatusNoContent {
+		t.Fatalf("idle poll = %d, want 204", st)
+	}
+	if n, _ := e.Store.GetNode(e.Ctx, node); n.LastContactAt == nil || !n.LastContactAt.Equal(e.Clock.Now()) {
+		t.Errorf("poll did not record contact: %v", n.LastContactAt)
+	}
+	if st, _ := poll(t, e.Client(e.ClientCert(node)), e.URL+wire.WaitPath(node)+"?timeout=soon"); st != http.StatusBadRequest {
+		t.Errorf("bad timeout = %d, want 400", st)
+	}
+}
+
+func TestEnqueueWakesWaitingPoll(t *testing.T) {
+	e := agentenv.New(t, agentenv.Options{MaxWait: 20 * time.Second})
+	node := e.Node(lifecycle.NodeActive)
+	c := e.Client(e.ClientCert(node))
+	type answer struct {
+		status int
+		task   wire.Task
+		after  time.Duration
+	}
+	got := make(chan answer, 1)
+	start := time.Now()
+	go func() {
+		st, task := poll(t, c, e.URL+wire.WaitPath(node)+"?timeout=20s")
+		got <- answer{st, task, time.Since(start)}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	want := e.Enqueue(node, lifecycle.TaskHeartbeatCheck, map[string]string{}, time.Hour)
+	a := <-got
+	if a.status != http.StatusOK || a.task.ID != want.ID || a.after > 5*time.Second {
+		t.Fatalf("poll = %d task %q after %v; want 200 task %q promptly", a.status, a.task.ID, a.after, want.ID)
+	}
+	if err := wire.Verify(e.PKI.SigningPublicKey(), a.task); err != nil || a.task.Seq == 0 {
+		t.Errorf("delivered task: %v, seq %d", err, a.task.Seq)
+	}
+}
+
+func TestResultAndRenew(t *testing.T) {
+	e := agentenv.New(t, agentenv.Options{})
+	node := e.Node(lifecycle.NodeActive)
+	c := e.Client(e.ClientCert(node))
+	task := e.Enqueue(node, lifecycle.TaskHeartbeatCheck, map[string]string{}, time.Hour)
+	_, got := poll(t, c, e.URL+wire.WaitPath(node)+"?timeout=0s")
+	var ack wire.ResultAck
+	st, p := post(t, c, e.URL+wire.ResultPath(node, task.ID), wire.Result{Seq: got.Seq, Success: true, Message: "ok"}, &ack)
+	if st != http.StatusOK || ack.State != string(lifecycle.TaskSucceeded) {
+		t.Fatalf("result = %d %+v %+v", st, p, ack)
+	}
+	if st, _ := post(t, c, e.URL+wire.ResultPath(node, task.ID), wire.Result{Seq: got.Seq + 1, Success: true}, nil); st != http.StatusConflict {
+		t.Errorf("result for a stale sequence = %d, want 409", st)
+	}
+	csr, _ := e.CSR()
+	var cr wire.CertResponse
+	if st, p := post(t, c, e.URL+wire.RenewPath(node), wire.RenewRequest{CSR: csr}, &cr); st != http.StatusOK {
+		t.Fatalf("renew = %d %+v", st, p)
+	}
+	if n, _ := e.Store.GetNode(e.Ctx, node); n.AgentCertSerial != cr.Serial || cr.Serial == "" {
+		t.Errorf("renewal not recorded: node serial %q, issued %q", n.AgentCertSerial, cr.Serial)
+	}
+}
