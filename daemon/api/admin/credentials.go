@@ -110,6 +110,10 @@ func credentialsRefused(op string, err error) error {
 		return lifecycle.Invalid(op, "api_base_url", "MAAS at the site's api_base_url is unreachable; nothing was written")
 	case lifecycle.CodeUnauthorized, lifecycle.CodeForbidden:
 		return lifecycle.Invalid(op, "maas_api_key", "MAAS refused maas_api_key; nothing was written")
+	case lifecycle.CodeInvalid:
+		if lifecycle.ErrorField(err) == "api_key" {
+			return lifecycle.Invalid(op, "maas_api_key", "maas_api_key is not a MAAS API key; nothing was written")
+		}
 	}
 	return lifecycle.Invalid(op, "api_base_url", "MAAS did not answer as expected (%s); nothing was written", lifecycle.ErrorCode(err))
 }
