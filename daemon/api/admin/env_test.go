@@ -168,6 +168,9 @@ func (f *fakeSecrets) Read(_ context.Context, path string) (map[string]string, e
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	d, ok := f.data[path]
+	if f.fail {
+		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, "vault", "sealed")
+	}
 	if !ok {
 		return nil, lifecycle.Errorf(lifecycle.CodeNotFound, "vault", "no secret at %s", path)
 	}

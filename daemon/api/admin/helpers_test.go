@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -56,7 +58,9 @@ func (e *env) onboard(site, host, ip string) string {
 	if r.Code != http.StatusCreated {
 		e.t.Fatalf("onboard %s: %d %s", host, r.Code, r.Body)
 	}
-	var out struct{ OnboardingID string `json:"onboarding_id"` }
+	var out struct {
+		OnboardingID string `json:"onboarding_id"`
+	}
 	r.decode(e.t, &out)
 	return out.OnboardingID
 }
@@ -98,3 +102,5 @@ func sitePath(id string, rest ...string) string {
 	}
 	return p
 }
+
+var cmpTimes = cmpopts.IgnoreFields(lifecycle.SitePolicy{}, "CreatedAt", "UpdatedAt")
