@@ -36,10 +36,11 @@ func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
 	if err := checkSelectors(op, q.SiteID, q.ProfileID, q.SKUID); err != nil {
 		return 0, nil, err
 	}
-	if err := q.check(op, ""); err != nil {
+	n := onboardNode{Hostname: q.Hostname, IPMIIP: q.IPMIIP}
+	if err := n.check(op, ""); err != nil {
 		return 0, nil, err
 	}
-	b := batchRequest{SiteID: q.SiteID, ProfileID: q.ProfileID, SKUID: q.SKUID, Nodes: []onboardNode{q.onboardNode}}
+	b := batchRequest{SiteID: q.SiteID, ProfileID: q.ProfileID, SKUID: q.SKUID, Nodes: []onboardNode{n}}
 	res, replayed, err := a.submit(r, c, op, b, false)
 	if err != nil {
 		return 0, nil, err

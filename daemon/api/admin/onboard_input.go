@@ -25,7 +25,8 @@ type onboardRequest struct {
 	SiteID    string `json:"site_id"`
 	ProfileID string `json:"profile_id"`
 	SKUID     string `json:"sku_id"`
-	onboardNode
+	Hostname  string `json:"hostname"`
+	IPMIIP    string `json:"ipmi_ip"`
 }
 
 // batchRequest is POST /onboardings/batch: shared selectors, per-node identity.
