@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -37,7 +38,7 @@ type env struct {
 	maasURL string
 	logs    *syncBuffer
 	tokens  map[lifecycle.Role]string
-	revoked string
+	answers syncBuffer // every response body, for the secret search
 }
 
 func newEnv(t *testing.T) *env {
@@ -144,6 +145,7 @@ func (e *env) do(role lifecycle.Role, method, path string, body any, hdr ...stri
 	}
 	rec := httptest.NewRecorder()
 	e.handler.ServeHTTP(rec, req)
+	fmt.Fprintf(&e.answers, "%v\n%s\n", rec.Header(), rec.Body.Bytes())
 	return resp{Code: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
 }
 

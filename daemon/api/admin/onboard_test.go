@@ -229,8 +229,8 @@ func TestGetAndListOnboardings(t *testing.T) {
 		return hosts
 	}
 	for q, want := range map[string][]string{
-		"":                                  {"n1", "bad-1", "n3"},
-		"?site_id=" + b:                     {"bad-1"},
+		"":                                   {"n1", "bad-1", "n3"},
+		"?site_id=" + b:                      {"bad-1"},
 		"?status=failed_manual_intervention": {"bad-1"},
 		"?status=completed,failed_retryable&site_id=" + b: nil,
 		"?batch_id=" + bo.BatchID:                         {"n3"},

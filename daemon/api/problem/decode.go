@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -69,6 +70,9 @@ func Unmarshal(b []byte, op string, v any) error {
 	trimmed := bytes.TrimSpace(b)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return Malformed(op, "", "the body must be a JSON object")
+	}
+	if !utf8.Valid(trimmed) {
+		return Malformed(op, "", "the body is not UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
