@@ -17,6 +17,7 @@ func TestMIMEPartsInLayerOrder(t *testing.T) {
 		"share-forced-xfs": all[1:5],
 		"roce-no-share":    {all[0], all[1], all[2], all[3], all[5]},
 		"roce-policy-off":  all[:4],
+		"no-machine-token": all[1:4],
 	}
 	for name, p := range policyCases(t) {
 		t.Run(name, func(t *testing.T) {

@@ -32,11 +32,11 @@ func MachineCredsYAML(h HardwareSync) ([]byte, error) {
 	return b, nil
 }
 
+// hwSyncPart installs the hardware-sync units and, when MAAS has emitted
+// the machine token already, the credentials. Without a token (a machine
+// MAAS released and redeploys) the units wait for the agent's
+// node.hw_sync_reseed task to write the credentials and start them.
 func hwSyncPart(h HardwareSync) (part, error) {
-	creds, err := MachineCredsYAML(h)
-	if err != nil {
-		return part{}, err
-	}
 	interval := h.Interval
 	if interval == "" {
 		interval = DefaultHardwareSyncInterval
@@ -52,15 +52,26 @@ func hwSyncPart(h HardwareSync) (part, error) {
 	if err != nil {
 		return part{}, err
 	}
+	units := []writeFile{
+		file(hwSyncUnitDir+HardwareSyncService, "0644", service),
+		file(hwSyncUnitDir+HardwareSyncTimer, "0644", timer),
+	}
+	if !h.hasToken() {
+		return part{
+			name:   "30-maas-hardware-sync.cfg",
+			header: []string{"Layer 4: MAAS hardware-sync units; the credentials come later from the agent's node.hw_sync_reseed task."},
+			cfg:    cloudConfig{WriteFiles: units, RunCmd: [][]string{{"systemctl", "daemon-reload"}}},
+		}, nil
+	}
+	creds, err := MachineCredsYAML(h)
+	if err != nil {
+		return part{}, err
+	}
 	return part{
 		name:   "30-maas-hardware-sync.cfg",
 		header: []string{"Layer 4: MAAS hardware-sync credentials and the " + HardwareSyncTimer + " every " + interval + "."},
 		cfg: cloudConfig{
-			WriteFiles: []writeFile{
-				file(MachineCredsPath, "0600", string(creds)),
-				file(hwSyncUnitDir+HardwareSyncService, "0644", service),
-				file(hwSyncUnitDir+HardwareSyncTimer, "0644", timer),
-			},
+			WriteFiles: append([]writeFile{file(MachineCredsPath, "0600", string(creds))}, units...),
 			RunCmd: [][]string{
 				{"systemctl", "daemon-reload"},
 				{"systemctl", "enable", "--now", HardwareSyncTimer},
@@ -68,4 +79,9 @@ func hwSyncPart(h HardwareSync) (part, error) {
 			},
 		},
 	}, nil
+}
+
+// hasToken reports whether the machine token is known.
+func (h HardwareSync) hasToken() bool {
+	return h.ConsumerKey != "" || h.TokenKey != "" || h.TokenSecret != ""
 }

@@ -2,9 +2,11 @@ package cloudinit
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,9 +21,11 @@ func policyCases(t *testing.T) map[string]Params {
 	shareOnly.SiteBundle, shareOnly.Policy = nil, Policy{InitShareDisks: true, ForceShareDisks: true, ShareFSType: "xfs"}
 	roceOnly.Policy = Policy{EnablePhase2RoCE: true}
 	roceOff.Policy = Policy{} // assignments present, phase-2 RoCE off
+	noToken := base           // a redeploy after release: MAAS has no machine token yet
+	noToken.HardwareSync.ConsumerKey, noToken.HardwareSync.TokenKey, noToken.HardwareSync.TokenSecret = "", "", ""
 	return map[string]Params{
 		"base": base, "full": full, "share-forced-xfs": shareOnly,
-		"roce-no-share": roceOnly, "roce-policy-off": roceOff,
+		"roce-no-share": roceOnly, "roce-policy-off": roceOff, "no-machine-token": noToken,
 	}
 }
 
@@ -57,5 +61,19 @@ func TestRenderDeterministic(t *testing.T) {
 	}
 	if bytes.Equal(other, render(t, p)) {
 		t.Error("a different salt gave the same output")
+	}
+}
+
+func TestNoMachineTokenInstallsUnitsWithoutCredentials(t *testing.T) {
+	p := baseParams(t)
+	p.HardwareSync.ConsumerKey, p.HardwareSync.TokenKey, p.HardwareSync.TokenSecret = "", "", ""
+	out := string(render(t, p))
+	if strings.Contains(out, "path: "+MachineCredsPath) || strings.Contains(out, "token_secret") || !strings.Contains(out, HardwareSyncTimer) {
+		t.Fatal("without a token the hardware-sync units are installed and no credentials file is written")
+	}
+	p.HardwareSync.TokenKey = "only-one-part"
+	var fe *FieldError
+	if err := p.Validate(); !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, "hardware_sync.") {
+		t.Fatalf("a partial token must be rejected: %v", err)
 	}
 }

@@ -17,6 +17,10 @@ func TestSecretsOnlyWhereTheHostNeedsThem(t *testing.T) {
 		testTokenKey: MachineCredsPath, testTokenSecret: MachineCredsPath,
 	}
 	for name, p := range policyCases(t) {
+		home := home
+		if !p.HardwareSync.hasToken() {
+			home = map[string]string{testToken: EnrollmentTokenPath}
+		}
 		t.Run(name, func(t *testing.T) {
 			ud := render(t, p)
 			if strings.Contains(string(ud), testPassword) {

@@ -76,6 +76,9 @@ func (h HardwareSync) validate() error {
 	if err := match("hardware_sync.system_id", h.SystemID, systemIDRe); err != nil {
 		return err
 	}
+	if !h.hasToken() {
+		return h.validateInterval() // no token yet: the agent seeds it later
+	}
 	for _, f := range []struct{ name, v string }{
 		{"consumer_key", h.ConsumerKey}, {"token_key", h.TokenKey}, {"token_secret", h.TokenSecret},
 	} {
@@ -83,6 +86,10 @@ func (h HardwareSync) validate() error {
 			return err
 		}
 	}
+	return h.validateInterval()
+}
+
+func (h HardwareSync) validateInterval() error {
 	if h.Interval != "" {
 		return match("hardware_sync.interval", h.Interval, spanRe)
 	}

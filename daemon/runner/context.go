@@ -68,3 +68,7 @@ func (c *Context) apply(r *lifecycle.Run) {
 		r.NodeID = *c.nodeID
 	}
 }
+
+// Restarting reports whether the run is compensating for restart_clean
+// (it will start again) rather than for cancel (it will end).
+func (c *Context) Restarting() bool { return c.vars[varThen] == thenRestart }

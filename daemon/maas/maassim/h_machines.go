@@ -8,9 +8,10 @@ import (
 
 func (s *Sim) machinesResource() *resource {
 	return &resource{"machines", map[string]handlerFunc{
-		"GET ":        s.listMachines,
-		"POST ":       s.createMachine,
-		"POST accept": s.acceptMachines,
+		"GET ":                 s.listMachines,
+		"POST ":                s.createMachine,
+		"POST accept":          s.acceptMachines,
+		"GET power_parameters": s.bulkPowerParameters,
 	}}
 }
 
@@ -106,4 +107,21 @@ func (f machineFilter) match(m *machine) bool {
 		return false
 	}
 	return true
+}
+
+// bulkPowerParameters is GET machines/?op=power_parameters: the power
+// parameters of the machines named by repeated id keys, or of all machines,
+// keyed by system id. Unknown ids are skipped, as MAAS does.
+func (s *Sim) bulkPowerParameters(c *call) (any, *apiError) {
+	want := map[string]bool{}
+	for _, id := range c.params["id"] {
+		want[id] = true
+	}
+	out := map[string]map[string]string{}
+	for _, m := range s.sortedMachines() {
+		if len(want) == 0 || want[m.systemID] {
+			out[m.systemID] = m.power
+		}
+	}
+	return out, nil
 }

@@ -1,0 +1,109 @@
+package workflow
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+)
+
+// Deps are the ports the workflows use. All are required.
+type Deps struct {
+	Store      Store
+	Connector  Connector
+	Secrets    Secrets
+	Power      Power
+	Bootstrap  Bootstrap
+	Enrollment Enrollment
+	// NewID returns a fresh id (injected randomness).
+	NewID func() (string, error)
+	// Recheck is how often a wait that no MAAS change announces (hardware
+	// sync freshness, PXE discovery) looks again. Default 30s.
+	Recheck time.Duration
+}
+
+func (d Deps) recheck() time.Duration {
+	if d.Recheck <= 0 {
+		return 30 * time.Second
+	}
+	return d.Recheck
+}
+
+var zero time.Time // a Wait bounded only by the stage timeout
+
+// Wake keys: the feed wakes MachineKey on a MAAS change, the agent API
+// wakes NodeKey on enrollment, and SiteKey on any new machine of a site.
+func MachineKey(systemID string) string { return "machine:" + systemID }
+
+// NodeKey is the wake key of a node record.
+func NodeKey(nodeID string) string { return "node:" + nodeID }
+
+// SiteKey is the wake key of a site's machine list (new machines).
+func SiteKey(siteID string) string { return "site:" + siteID }
+
+// Run variables the onboarding keeps (never secrets).
+const (
+	varPowerPath     = "power_creds_path"
+	varPowerOverride = "power_override_id"
+	varBossDisk      = "boss_disk_id"
+	varDeploys       = "deploys_issued"
+	varDSRetries     = "datasource_retries"
+	varFailureKind   = "deploy_failure_kind"
+	varKnownNew      = "discovery_known_new"
+	varDiscoveryFrom = "discovery_started_at"
+	varPXECycled     = "pxe_cycled"
+	varRecoverStep   = "recover_step"
+)
+
+// session is a stage's connection to its site's MAAS, made with the API
+// key read from Vault now, so a rotated key is used at once.
+type session struct {
+	site lifecycle.Site
+	maas MAAS
+}
+
+func (d Deps) open(ctx context.Context, c *runner.Context) (session, error) {
+	site, err := d.Store.GetSite(ctx, c.Run.SiteID)
+	if err != nil {
+		return session{}, err
+	}
+	sec, err := d.Secrets.Read(ctx, site.APITokenVaultPath)
+	if err != nil {
+		return session{}, secretErr(err, "MAAS API token")
+	}
+	m, err := d.Connector.Connect(site.APIBaseURL, sec["token"])
+	if err != nil {
+		return session{}, runner.Classed(lifecycle.FailSiteCapabilityMissing, err)
+	}
+	return session{site: site, maas: m}, nil
+}
+
+// secretErr classifies a Vault failure: unreachable Vault is transient; a
+// missing or forbidden secret is a site capability the operator must fix.
+func secretErr(err error, what string) error {
+	if lifecycle.IsRetryable(err) {
+		return err
+	}
+	return runner.Classed(lifecycle.FailSiteCapabilityMissing,
+		lifecycle.Errorf(lifecycle.ErrorCode(err), "workflow", "%s: %v", what, err))
+}
+
+// machine re-reads the run's machine; a machine gone from MAAS mid-run is
+// a manual-intervention trigger (seed 000 §7).
+func (s session) machine(ctx context.Context, c *runner.Context) (Machine, error) {
+	sid := c.Run.MaasSystemID
+	m, err := s.maas.Machine(ctx, sid)
+	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
+		return m, runner.Classed(lifecycle.FailStateAmbiguity,
+			lifecycle.Errorf(lifecycle.CodeConflict, "workflow", "machine %s was deleted from MAAS during the run", sid))
+	}
+	if err == nil {
+		observe(c, m)
+	}
+	return m, err
+}
+
+func observe(c *runner.Context, m Machine) {
+	c.Observe(lifecycle.ObservedMaas{Status: m.Status.String(), PowerState: m.PowerState, IPs: m.IPs})
+}

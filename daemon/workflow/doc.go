@@ -1,0 +1,12 @@
+// Package workflow holds the lifecycle workflows the runner drives: the
+// MAAS onboarding of seed 001 §4.3 stage by stage, and (later) reimage and
+// decommission.
+//
+// Stages talk to the outside world only through the small ports declared
+// in ports.go (MAAS, Vault, BMC power, the bootstrap renderer, enrollment
+// tokens); daemon/bridge adapts the real clients to them. Every stage
+// refreshes observed MAAS state before it acts and adopts progress that
+// already happened, so the runner can re-enter any stage after a crash.
+// Secrets are read at the moment of use and never kept in run variables,
+// events or errors.
+package workflow

@@ -1,0 +1,96 @@
+package workflow_test
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/x509"
+	"encoding/pem"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+)
+
+// memSecrets is an in-memory KV store standing in for Vault in these
+// workflow tests (the Vault adapter has its own tests against a real Vault).
+type memSecrets struct {
+	mu    sync.Mutex
+	data  map[string]map[string]string
+	reads map[string]int
+}
+
+func newMemSecrets() *memSecrets {
+	return &memSecrets{data: map[string]map[string]string{}, reads: map[string]int{}}
+}
+
+func (m *memSecrets) put(path string, v map[string]string) {
+	m.mu.Lock()
+	m.data[path] = maps.Clone(v)
+	m.mu.Unlock()
+}
+
+func (m *memSecrets) Read(_ context.Context, path string) (map[string]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reads[path]++
+	v, ok := m.data[path]
+	if !ok {
+		return nil, lifecycle.Errorf(lifecycle.CodeNotFound, "secrets.Read", "no secret at %s", path)
+	}
+	return maps.Clone(v), nil
+}
+
+// simPower drives the simulated hosts' BMCs for the PXE discovery path.
+type simPower struct{ s *site }
+
+func (p simPower) PXEBootCycle(ctx context.Context, b workflow.BMCLogin) error {
+	p.s.mu.Lock()
+	bmc := p.s.hosts[b.Address]
+	p.s.mu.Unlock()
+	if bmc == nil {
+		return lifecycle.Errorf(lifecycle.CodeUnavailable, "power", "BMC %s does not answer", b.Address)
+	}
+	if err := bmc.SetBootDevice(ctx, maassim.BootPXE); err != nil {
+		return err
+	}
+	if err := bmc.SetPower(ctx, false); err != nil {
+		return err
+	}
+	return bmc.SetPower(ctx, true)
+}
+
+// booted is what a deployed host does on first boot: its agent enrolls
+// (the agent API records it and wakes the run).
+func (s *site) booted(b maassim.Boot) {
+	if s.enroll != nil {
+		s.enroll(b)
+		return
+	}
+	s.enrollHost(b.Hostname)
+}
+
+func (s *site) enrollHost(hostname string) {
+	ctx := context.Background()
+	nodes, _ := s.store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: "site-1"})
+	for _, n := range nodes {
+		if n.Hostname == hostname && n.Status == lifecycle.NodeEnrolling {
+			now := time.Now()
+			s.store.UpdateNode(ctx, n.ID, func(x *lifecycle.Node) error { x.EnrolledAt = &now; return nil })
+			s.runner.Wake(workflow.NodeKey(n.ID))
+		}
+	}
+}
+
+func testBootstrap() bridge.Bootstrap {
+	pub, _, _ := ed25519.GenerateKey(nil)
+	der, _ := x509.MarshalPKIXPublicKey(pub)
+	return bridge.Bootstrap{AgentAPIURL: "https://region.example:5291",
+		AgentPackageURL: "https://region.example/gpuaas-node-agent.deb",
+		AgentPackageSHA: "0000000000000000000000000000000000000000000000000000000000000000",
+		CABundlePEM:      testCA,
+		SigningPublicKey: string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))}
+}

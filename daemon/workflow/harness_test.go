@@ -1,0 +1,194 @@
+package workflow_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+)
+
+const apiKey = "ck-site1:tk-site1:ts-site1-secret"
+
+// site is one simulated MAAS site with the daemon's core running on it:
+// the real MAAS client over the simulator, a bbolt store, the runner with
+// the onboarding workflow, and a poller waking parked runs.
+type site struct {
+	t       *testing.T
+	sim     *maassim.Sim
+	srv     *httptest.Server
+	store   *bolt.Store
+	secrets *memSecrets
+	runner  *runner.Runner
+	deps    workflow.Deps
+	log     *requestLog
+	hosts   map[string]maassim.BMC
+	mu      sync.Mutex
+	n       int
+	// enroll, when set, is what a booted host does (default: enroll).
+	enroll func(b maassim.Boot)
+}
+
+func newSite(t *testing.T) *site {
+	t.Helper()
+	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: 2000, Seed: 7, TickInterval: 5 * time.Millisecond})
+	must(t, err)
+	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{}}
+	s.srv = httptest.NewServer(s.log.wrap(sim))
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{})
+	must(t, err)
+	s.store = st
+	ctx, cancel := context.WithCancel(context.Background())
+	go sim.Run(ctx)
+	sim.OnBoot(s.booted)
+	s.createSite()
+	s.deps = workflow.Deps{Store: st, Connector: bridge.MaasConnector{}, Secrets: s.secrets,
+		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st},
+		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
+	s.runner = runner.New(runner.Options{Store: st, Holder: "test", Logger: quiet(),
+		Defs: func(lifecycle.Run) (*runner.Def, error) { return s.deps.Onboarding(), nil },
+		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
+	done := make(chan struct{}, 2)
+	go func() { s.runner.Run(ctx); done <- struct{}{} }()
+	p := &workflow.Poller{Deps: s.deps, Sites: st.ListSites, Wake: s.runner.Wake, Interval: 20 * time.Millisecond, Logger: quiet()}
+	go func() { p.Run(ctx); done <- struct{}{} }()
+	<-s.runner.Ready()
+	t.Cleanup(func() { cancel(); <-done; <-done; s.srv.Close(); st.Close() })
+	return s
+}
+
+func (s *site) createSite() {
+	site := lifecycle.Site{ID: "site-1", Name: "dc1-maas", RegionCode: "dc1", APIBaseURL: s.srv.URL + "/MAAS/",
+		PXEIface: "ens19", PXEVLANVID: 0, NodePXEIface: "eno8303", DistroSeries: "ubuntu/noble"}.WithDefaults()
+	p := lifecycle.DefaultSitePolicy(site.ID)
+	p.BatchMaxParallel = 50
+	must(s.t, s.store.CreateSite(context.Background(), site, p))
+	s.secrets.put(site.APITokenVaultPath, map[string]string{"token": apiKey})
+	s.secrets.put(site.DefaultPowerCredsVaultPath, map[string]string{"user": "root", "pass": "bmc-pass-1"})
+	s.secrets.put(site.DeployPasswordVaultPath, map[string]string{"password": "deploy-pass-1"})
+}
+
+// host adds a powered-off server whose BMC answers at ip.
+func (s *site) host(ip string, spec maassim.HostSpec) {
+	spec.PowerAddress = ip
+	s.mu.Lock()
+	s.hosts[ip] = s.sim.AddHost(spec)
+	s.mu.Unlock()
+}
+
+// onboard submits one onboarding run for (hostname, ipmi).
+func (s *site) onboard(hostname, ip string) string {
+	s.t.Helper()
+	s.mu.Lock()
+	s.n++
+	id := fmt.Sprintf("run-%04d", s.n)
+	s.mu.Unlock()
+	_, err := s.store.Submit(context.Background(), lifecycle.Submission{Runs: []lifecycle.Run{{ID: id,
+		Kind: lifecycle.RunOnboarding, SiteID: "site-1", Hostname: hostname, IPMIIP: ip, SKU: "mi300x.192g.8gpu",
+		Status: lifecycle.JobPending}}})
+	must(s.t, err)
+	s.runner.Submit(id)
+	return id
+}
+
+func (s *site) run(id string) lifecycle.Run {
+	r, err := s.store.GetRun(context.Background(), id)
+	must(s.t, err)
+	return r
+}
+
+// wait waits for the run to reach a terminal or failed state.
+func (s *site) wait(id string, within time.Duration) lifecycle.Run {
+	s.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		r := s.run(id)
+		if r.Status.Terminal() || r.Status.Failed() {
+			return r
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("run %s still %s at %s (attempt %d): %s", id, r.Status, r.CurrentStage, r.CurrentAttempt, r.ErrorMessage)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (s *site) events(id string) string {
+	evs, err := s.store.ListRunEvents(context.Background(), id, 0, 0)
+	must(s.t, err)
+	var b strings.Builder
+	for _, e := range evs {
+		fmt.Fprintf(&b, "%s#%d:%s %s\n", e.Stage, e.Attempt, e.Status, e.Message)
+	}
+	return b.String()
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// tokenIssuer issues enrollment tokens into the store, stored hashed.
+type tokenIssuer struct{ st *bolt.Store }
+
+func (ti tokenIssuer) IssueToken(ctx context.Context, nodeID string, p lifecycle.SitePolicy) (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	tok := hex.EncodeToString(b)
+	sum := sha256.Sum256([]byte(tok))
+	return tok, ti.st.CreateEnrollmentToken(ctx, lifecycle.EnrollmentToken{Hash: hex.EncodeToString(sum[:]),
+		NodeID: nodeID, ExpiresAt: time.Now().Add(time.Duration(p.EnrollmentTokenTTLSeconds) * time.Second)})
+}
+
+// requestLog records every MAAS API call: the oracle for duplicate effects.
+type requestLog struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (l *requestLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err == nil {
+			op := r.Form.Get("op")
+			l.mu.Lock()
+			l.calls = append(l.calls, r.Method+" "+r.URL.Path+" "+op)
+			l.mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// count returns how many calls of method+op touched a machine path.
+func (l *requestLog) count(sid, method, op string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, c := range l.calls {
+		if strings.Contains(c, "/machines/"+sid+"/") && strings.HasPrefix(c, method+" ") && strings.HasSuffix(c, " "+op) {
+			n++
+		}
+	}
+	return n
+}

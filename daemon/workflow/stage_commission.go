@@ -1,0 +1,88 @@
+package workflow
+
+import (
+	"context"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+)
+
+// commission is status-aware (seed 001 §4.3): accept a New machine and set
+// its name and BMC; skip when Ready; leave a commissioning machine alone;
+// otherwise start commissioning with SSH enabled and BMC config skipped.
+func (d Deps) commission(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	s, err := d.open(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	m, err := s.machine(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	sid := m.SystemID
+	switch m.Status {
+	case lifecycle.MaasReady:
+		return runner.Skip("already Ready"), nil
+	case lifecycle.MaasCommissioning, lifecycle.MaasTesting:
+		return runner.Done("already " + m.Status.String()), nil
+	case lifecycle.MaasNew:
+		if err := d.identify(ctx, s, c, m); err != nil {
+			return runner.Outcome{}, err
+		}
+		if err := s.maas.Accept(ctx, sid); err != nil {
+			return runner.Outcome{}, err
+		}
+		return runner.Done("accepted; commissioning"), nil
+	case lifecycle.MaasDeployed, lifecycle.MaasDeploying, lifecycle.MaasAllocated:
+		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
+			"workflow", "machine %s is %s: someone is using it; adopt or release it in MAAS first", sid, m.Status))
+	}
+	if err := s.maas.Commission(ctx, sid); err != nil {
+		return runner.Outcome{}, err
+	}
+	return runner.Done("commissioning started from " + m.Status.String()), nil
+}
+
+// identify sets the run's hostname and BMC on a machine MAAS enlisted.
+func (d Deps) identify(ctx context.Context, s session, c *runner.Context, m Machine) error {
+	bmc, err := d.bmc(ctx, c.Var(varPowerPath), c.Run.IPMIIP)
+	if err != nil {
+		return err
+	}
+	return s.maas.SetIdentity(ctx, m.SystemID, c.Run.Hostname, bmc)
+}
+
+// waitForReady parks until MAAS reports Ready, failing at once on a failed
+// commissioning or test.
+func (d Deps) waitForReady(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	s, err := d.open(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	m, err := s.machine(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	switch {
+	case m.Status == lifecycle.MaasReady:
+		return runner.Done("Ready"), nil
+	case m.Status.Failed():
+		c.Detail("maas_status", m.Status.String())
+		c.Detail("maas_message", m.StatusMessage)
+		return runner.Outcome{}, runner.Classed(lifecycle.FailHardwareMismatch, lifecycle.Errorf(lifecycle.CodeConflict,
+			"workflow", "commissioning failed: MAAS reports %s (%s)", m.Status, firstNonEmpty(m.ErrorDescription, m.StatusMessage)))
+	case m.Status == lifecycle.MaasCommissioning || m.Status == lifecycle.MaasTesting || m.Status == lifecycle.MaasNew:
+		return runner.Wait(zero, MachineKey(m.SystemID)), nil
+	}
+	return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
+		"workflow", "waiting for Ready, MAAS moved machine %s to %s out of band", m.SystemID, m.Status))
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

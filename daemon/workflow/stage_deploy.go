@@ -1,0 +1,98 @@
+package workflow
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+)
+
+// deploy never deploys blindly (seed 001 §4.10): a machine already
+// Deploying or Deployed is adopted; only a Ready or Allocated machine is
+// deployed, with a fresh enrollment token in a freshly rendered payload.
+func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	s, err := d.open(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	m, err := s.machine(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	switch m.Status {
+	case lifecycle.MaasDeploying, lifecycle.MaasDeployed:
+		return runner.Done("adopted: machine already " + m.Status.String()), nil
+	case lifecycle.MaasReady, lifecycle.MaasAllocated:
+	default:
+		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
+			"workflow", "cannot deploy machine %s: it is %s", m.SystemID, m.Status))
+	}
+	node, err := d.Store.GetNode(ctx, c.Run.NodeID)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	token, err := d.Enrollment.IssueToken(ctx, node.ID, c.Policy)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	userData, err := d.payload(ctx, c, node, token)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	series := c.Var("distro_series")
+	if series == "" {
+		series = s.site.DistroSeries
+	}
+	err = s.maas.Deploy(ctx, m.SystemID, DeploySpec{UserData: userData, DistroSeries: series, EnableHWSync: c.Policy.RequireHWSync})
+	if err != nil {
+		if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
+			err = runner.Classed(lifecycle.FailStateAmbiguity, err)
+		}
+		return runner.Outcome{}, err
+	}
+	c.SetVar(varDeploys, strconv.Itoa(atoi(c.Var(varDeploys))+1))
+	return runner.Done("deploy of " + series + " started"), nil
+}
+
+// waitForDeployed parks until Deployed; a failed deployment routes to the
+// classification stage instead of failing the run.
+func (d Deps) waitForDeployed(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	s, err := d.open(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	m, err := s.machine(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	switch m.Status {
+	case lifecycle.MaasDeployed:
+		if err := d.recordHost(ctx, c, m); err != nil {
+			return runner.Outcome{}, err
+		}
+		return runner.Done("Deployed " + strings.Join(m.IPs, ",")), nil
+	case lifecycle.MaasDeploying, lifecycle.MaasAllocated:
+		return runner.Wait(zero, MachineKey(m.SystemID)), nil
+	case lifecycle.MaasFailedDeployment:
+		c.Detail("maas_message", firstNonEmpty(m.ErrorDescription, m.StatusMessage))
+		return runner.Goto(lifecycle.StageClassifyDeployFailure, "deployment failed"), nil
+	}
+	return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
+		"workflow", "waiting for Deployed, MAAS moved machine %s to %s out of band", m.SystemID, m.Status))
+}
+
+// recordHost keeps the deployed address on the node (seed 001 §8.1).
+func (d Deps) recordHost(ctx context.Context, c *runner.Context, m Machine) error {
+	if c.Run.NodeID == "" || len(m.IPs) == 0 {
+		return nil
+	}
+	_, err := d.Store.UpdateNode(ctx, c.Run.NodeID, func(n *lifecycle.Node) error {
+		n.Host, n.MaasSystemID = m.IPs[0], m.SystemID
+		return nil
+	})
+	return err
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }

@@ -1,0 +1,129 @@
+package workflow
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+)
+
+// createOrFind binds the run to a MAAS machine (seed 001 §4.3, §4.16):
+// by hostname, then BMC address, then PXE MAC; else create it with IPMI
+// power; if that yields nothing usable, PXE-boot it and claim what
+// discovery finds, failing closed on ambiguity.
+func (d Deps) createOrFind(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	s, err := d.open(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	if c.Run.MaasSystemID != "" {
+		if m, err := s.maas.Machine(ctx, c.Run.MaasSystemID); err == nil {
+			return d.bound(c, m, "already bound")
+		}
+	}
+	m, found, err := d.lookup(ctx, s, c)
+	if err != nil || found {
+		if err != nil {
+			return runner.Outcome{}, err
+		}
+		return d.bound(c, m, "found existing machine")
+	}
+	if c.Var(varPXECycled) != "" {
+		return d.discover(ctx, s, c)
+	}
+	bmc, err := d.bmc(ctx, c.Var(varPowerPath), c.Run.IPMIIP)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	m, err = s.maas.CreateMachine(ctx, c.Run.Hostname, bmc)
+	if err == nil && m.SystemID != "" {
+		return d.bound(c, m, "created in MAAS")
+	}
+	if err != nil && lifecycle.IsRetryable(err) {
+		return runner.Outcome{}, err
+	}
+	c.Detail("create_error", errText(err))
+	return d.pxeCycle(ctx, s, c, bmc)
+}
+
+func (d Deps) bound(c *runner.Context, m Machine, msg string) (runner.Outcome, error) {
+	c.SetMaasSystemID(m.SystemID)
+	c.Detail("system_id", m.SystemID)
+	observe(c, m)
+	return runner.Done(msg + " " + m.SystemID), nil
+}
+
+// lookup tries hostname, BMC address and PXE MAC in that order. Two
+// machines answering one key is ambiguity.
+func (d Deps) lookup(ctx context.Context, s session, c *runner.Context) (Machine, bool, error) {
+	byName, err := s.maas.Machines(ctx, c.Run.Hostname, "")
+	if err != nil {
+		return Machine{}, false, err
+	}
+	if m, ok, err := one(byName, "hostname "+c.Run.Hostname); ok || err != nil {
+		return m, ok, err
+	}
+	addrs, err := s.maas.PowerAddresses(ctx)
+	if err != nil {
+		return Machine{}, false, err
+	}
+	var ids []string
+	for sid, a := range addrs {
+		if a == c.Run.IPMIIP {
+			ids = append(ids, sid)
+		}
+	}
+	sort.Strings(ids)
+	if len(ids) > 1 {
+		return Machine{}, false, ambiguous("BMC address "+c.Run.IPMIIP, ids)
+	}
+	if len(ids) == 1 {
+		m, err := s.maas.Machine(ctx, ids[0])
+		return m, err == nil, err
+	}
+	if mac := c.Var("pxe_mac"); mac != "" {
+		byMAC, err := s.maas.Machines(ctx, "", mac)
+		if err != nil {
+			return Machine{}, false, err
+		}
+		return one(byMAC, "MAC "+mac)
+	}
+	return Machine{}, false, nil
+}
+
+func one(ms []Machine, what string) (Machine, bool, error) {
+	switch len(ms) {
+	case 0:
+		return Machine{}, false, nil
+	case 1:
+		return ms[0], true, nil
+	}
+	var ids []string
+	for _, m := range ms {
+		ids = append(ids, m.SystemID)
+	}
+	return Machine{}, false, ambiguous(what, ids)
+}
+
+func ambiguous(what string, ids []string) error {
+	return runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict, "workflow",
+		"%s matches several MAAS machines (%s); resolve in MAAS, then rerun", what, strings.Join(ids, ", ")))
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "MAAS returned no usable machine"
+	}
+	return err.Error()
+}
+
+func since(c *runner.Context, v string) time.Duration {
+	t, err := time.Parse(time.RFC3339Nano, c.Var(v))
+	if err != nil {
+		return 0
+	}
+	return c.Now().Sub(t)
+}

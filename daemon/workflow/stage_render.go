@@ -1,0 +1,84 @@
+package workflow
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+)
+
+// renderCloudInit creates (or recovers) the node record in enrolling and
+// proves the first-boot payload renders for it. The payload itself holds
+// secrets (enrollment token, machine credentials), so it is rendered again
+// at deploy time and never stored.
+func (d Deps) renderCloudInit(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	node, err := d.ensureNode(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	if _, err := d.payload(ctx, c, node, "dry-run-token"); err != nil {
+		return runner.Outcome{}, err
+	}
+	return runner.Done("node " + node.ID + " enrolling; payload renders"), nil
+}
+
+// ensureNode returns the run's node, creating it when the run has none and
+// recovering the record of this hostname when an earlier attempt created
+// it before it could journal the id.
+func (d Deps) ensureNode(ctx context.Context, c *runner.Context) (lifecycle.Node, error) {
+	if c.Run.NodeID != "" {
+		return d.Store.GetNode(ctx, c.Run.NodeID)
+	}
+	nodes, err := d.Store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: c.Run.SiteID})
+	if err != nil {
+		return lifecycle.Node{}, err
+	}
+	for _, n := range nodes {
+		if strings.EqualFold(n.Hostname, c.Run.Hostname) && n.Status != lifecycle.NodeDeleted {
+			if n.Status != lifecycle.NodeEnrolling && n.Status != lifecycle.NodeBootstrapIssued {
+				return n, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict, "workflow",
+					"hostname %s is already node %s in state %s", n.Hostname, n.ID, n.Status))
+			}
+			c.SetNodeID(n.ID)
+			return n, nil
+		}
+	}
+	id, err := d.NewID()
+	if err != nil {
+		return lifecycle.Node{}, err
+	}
+	n := lifecycle.Node{ID: id, SiteID: c.Run.SiteID, Hostname: c.Run.Hostname, SKU: c.Run.SKU,
+		Status: lifecycle.NodeEnrolling, MaasSystemID: c.Run.MaasSystemID, IPMIIP: c.Run.IPMIIP}
+	if err := d.Store.CreateNode(ctx, n); err != nil {
+		return lifecycle.Node{}, err
+	}
+	c.SetNodeID(id)
+	return d.Store.GetNode(ctx, id)
+}
+
+// payload renders the node's user-data with token as its enrollment token.
+func (d Deps) payload(ctx context.Context, c *runner.Context, n lifecycle.Node, token string) ([]byte, error) {
+	s, err := d.open(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	pw, err := d.Secrets.Read(ctx, s.site.DeployPasswordVaultPath)
+	if err != nil {
+		return nil, secretErr(err, "deploy password")
+	}
+	roce, err := d.Store.ListRoCEAssignments(ctx, c.Run.SiteID, c.Run.Hostname)
+	if err != nil {
+		return nil, err
+	}
+	mt, err := s.maas.MachineToken(ctx, c.Run.MaasSystemID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := d.Bootstrap.Render(BootstrapSpec{Site: s.site, Policy: c.Policy, NodeID: n.ID, Hostname: n.Hostname,
+		SystemID: c.Run.MaasSystemID, DeployPassword: pw["password"], EnrollmentToken: token, MachineToken: mt, RoCE: roce})
+	if err != nil {
+		return nil, runner.Classed(lifecycle.FailInputConfig, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,78 @@
+package workflow
+
+import (
+	"context"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+)
+
+// loadSiteConfig is the preflight (seed 001 §4.14): site active, MAAS
+// reachable, token valid, policy sane.
+func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	site, err := d.Store.GetSite(ctx, c.Run.SiteID)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	// A disabled site refuses new runs at the API; runs it already
+	// accepted continue (seed 001 §3.5). A deleted site ends them.
+	if site.Status == lifecycle.SiteDeleted {
+		return runner.Outcome{}, runner.Classed(lifecycle.FailInputConfig,
+			lifecycle.Errorf(lifecycle.CodeConflict, "workflow", "site %s is deleted", site.Name))
+	}
+	if err := c.Policy.Validate(); err != nil {
+		return runner.Outcome{}, runner.Classed(lifecycle.FailSiteCapabilityMissing, err)
+	}
+	s, err := d.open(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	v, err := s.maas.Version(ctx)
+	if code := lifecycle.ErrorCode(err); code == lifecycle.CodeUnauthorized || code == lifecycle.CodeForbidden {
+		return runner.Outcome{}, runner.Classed(lifecycle.FailSiteCapabilityMissing, err)
+	}
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	c.Detail("maas_version", v)
+	return runner.Done("MAAS " + v + " reachable"), nil
+}
+
+// resolvePowerCredentials picks the BMC credential path by the override
+// order and checks the secret is readable; only the path is kept.
+func (d Deps) resolvePowerCredentials(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	site, err := d.Store.GetSite(ctx, c.Run.SiteID)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	ovr, err := d.Store.ListPowerOverrides(ctx, site.ID)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	sel := lifecycle.SelectPowerCredentials(site.DefaultPowerCredsVaultPath, ovr,
+		lifecycle.NodeKeys{IPMIIP: c.Run.IPMIIP, Hostname: c.Run.Hostname, PXEMac: c.Var("pxe_mac")})
+	if _, err := d.bmc(ctx, sel.VaultPath, c.Run.IPMIIP); err != nil {
+		return runner.Outcome{}, err
+	}
+	c.SetVar(varPowerPath, sel.VaultPath)
+	msg := "site default power credentials"
+	if sel.Override != nil {
+		c.SetVar(varPowerOverride, sel.Override.ID)
+		msg = "override by " + string(sel.Override.SelectorType)
+	}
+	c.Detail("power_credentials", msg)
+	return runner.Done(msg), nil
+}
+
+// bmc reads BMC credentials at path (at the moment of use).
+func (d Deps) bmc(ctx context.Context, path, addr string) (BMCLogin, error) {
+	sec, err := d.Secrets.Read(ctx, path)
+	if err != nil {
+		return BMCLogin{}, secretErr(err, "BMC credentials")
+	}
+	if sec["user"] == "" || sec["pass"] == "" {
+		return BMCLogin{}, runner.Classed(lifecycle.FailSiteCapabilityMissing,
+			lifecycle.Errorf(lifecycle.CodeInvalid, "workflow", "BMC credentials at %s lack user or pass", path))
+	}
+	return BMCLogin{Address: addr, User: sec["user"], Pass: sec["pass"]}, nil
+}
