@@ -68,6 +68,9 @@ func (a *API) putCredentials(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if err := a.credentialsWired(); err != nil {
+		return 0, nil, err
+	}
 	info, err := a.probe(r.Context(), s.APIBaseURL, q.MAASAPIKey)
 	if err != nil {
 		return 0, nil, credentialsRefused(op, err)
@@ -131,4 +134,16 @@ func (a *API) undeletedSite(ctx context.Context, op, id string) (lifecycle.Site,
 		err = lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s is deleted", id)
 	}
 	return s, err
+}
+
+// credentialsWired is unavailable when Vault or MAAS access is not wired:
+// without it an unwired prober would read as an unreachable MAAS.
+func (a *API) credentialsWired() error {
+	if _, no := a.secrets.(noSecrets); no {
+		return unwired("Vault")
+	}
+	if _, no := a.prober.(noProber); no {
+		return unwired("MAAS")
+	}
+	return nil
 }

@@ -24,6 +24,9 @@ func (a *API) probeSite(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if err := a.credentialsWired(); err != nil {
+		return 0, nil, err
+	}
 	sec, err := a.secrets.Read(r.Context(), s.APITokenVaultPath)
 	switch {
 	case lifecycle.ErrorCode(err) == lifecycle.CodeNotFound || (err == nil && sec["token"] == ""):

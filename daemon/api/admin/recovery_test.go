@@ -78,6 +78,8 @@ func TestRecoveryWithoutRunner(t *testing.T) {
 	h := admin.New(admin.Config{Store: e.store}).Handler()
 	e.handler = h
 	expect(t, e.do(operatorRole, http.MethodPost, onboardings+"/"+run+"/rerun", map[string]any{"reason": "r"}), 503, "")
+	expect(t, e.do(adminRole, http.MethodPost, sitePath(id, "credentials"), credsBody(simKey)), 503, "")
+	expect(t, e.do(operatorRole, http.MethodPost, sitePath(id, "probe"), nil), 503, "")
 	pending := e.onboard(id, "n2", "10.0.0.2")
 	if r, _ := e.store.GetRun(context.Background(), pending); r.Status != lifecycle.JobPending {
 		t.Errorf("run without a runner is %s, want pending", r.Status)
