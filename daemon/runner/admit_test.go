@@ -68,7 +68,13 @@ func TestSiteCapQueuesInRequestOrder(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if diff := cmp.Diff(ids, started); diff != "" {
+	// The first two are admitted together and start in either order; each
+	// later one is admitted alone, when a slot frees, in request order.
+	first := map[string]bool{started[0]: true, started[1]: true}
+	if !first[ids[0]] || !first[ids[1]] {
+		t.Fatalf("first admitted %v, want %v", started[:2], ids[:2])
+	}
+	if diff := cmp.Diff(ids[2:], started[2:]); diff != "" {
 		t.Fatalf("admission order (-requested +started):\n%s", diff)
 	}
 }

@@ -36,7 +36,7 @@ func (r *Runner) proceed(rs *runState) {
 		if rs.run.Status.Terminal() {
 			delete(r.runs, rs.run.ID)
 		}
-	case rs.run.WaitUntil != nil && !rs.again:
+	case rs.run.WaitUntil != nil && !rs.again && !r.wokenSince(rs):
 		r.park(rs)
 	default:
 		r.dispatch(rs)
@@ -95,10 +95,42 @@ func (r *Runner) fire(id string) {
 	}
 }
 
-// wake resumes the runs parked on key.
+// wake resumes the runs parked on key and remembers the wake for runs
+// whose stage is looking at that key right now.
 func (r *Runner) wake(key string) {
+	r.wakes++
+	r.lastWake[key] = r.wakes
 	for id := range r.keys[key] {
 		r.fire(id)
+	}
+	if len(r.lastWake) > 4*len(r.runs)+1024 {
+		r.pruneWakes()
+	}
+}
+
+// wokenSince reports whether a key rs is about to wait on was woken after
+// its step was dispatched.
+func (r *Runner) wokenSince(rs *runState) bool {
+	for _, k := range rs.run.WaitKeys {
+		if r.lastWake[k] > rs.since {
+			return true
+		}
+	}
+	return false
+}
+
+// pruneWakes forgets wakes older than every executing step.
+func (r *Runner) pruneWakes() {
+	oldest := r.wakes
+	for _, rs := range r.runs {
+		if rs.executing && rs.since < oldest {
+			oldest = rs.since
+		}
+	}
+	for k, n := range r.lastWake {
+		if n <= oldest {
+			delete(r.lastWake, k)
+		}
 	}
 }
 

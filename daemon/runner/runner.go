@@ -43,9 +43,14 @@ type Runner struct {
 	sites map[string]*siteState
 	runs  map[string]*runState
 	keys  map[string]map[string]bool // wake key -> run ids
-	ctx   context.Context
-	wg    sync.WaitGroup
-	ready chan struct{}
+	// wakes numbers every Wake; lastWake is each key's latest number, so
+	// a run that starts waiting on a key woken while its stage executed
+	// (after the stage looked, before it parked) runs again at once.
+	wakes    uint64
+	lastWake map[string]uint64
+	ctx      context.Context
+	wg       sync.WaitGroup
+	ready    chan struct{}
 }
 
 // New returns a runner; nothing runs until Run.
@@ -70,7 +75,8 @@ func New(o Options) *Runner {
 	}
 	return &Runner{opt: o, log: o.Logger.With("component", "runner"), msgs: make(chan func(), 1024),
 		sites: map[string]*siteState{}, runs: map[string]*runState{}, keys: map[string]map[string]bool{},
-		ready: make(chan struct{})}
+		lastWake: map[string]uint64{},
+		ready:    make(chan struct{})}
 }
 
 // Run owns the runner's loop until ctx ends. It claims the lease of every

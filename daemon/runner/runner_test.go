@@ -88,3 +88,25 @@ func (h *harness) storeSetParallel(n int) error {
 	})
 	return err
 }
+
+// A change announced while the stage is still looking (after it read the
+// old state, before its run is parked) must not be lost.
+func TestWakeDuringExecutionIsNotLost(t *testing.T) {
+	var execs counter
+	var h *harness
+	h = newHarness(t, &Def{Name: "t", Stages: []StageDef{{Stage: lifecycle.StageWaitForReady,
+		Run: func(ctx context.Context, c *Context) (Outcome, error) {
+			if execs.inc(c.Run.ID) == 1 {
+				h.runner.Wake("machine:m1") // the machine turns Ready right now
+				h.sync()                    // and the loop has handled that wake
+				return Wait(time.Time{}, "machine:m1"), nil
+			}
+			return Done("ready"), nil
+		}}}})
+	h.start()
+	id := h.submit("")
+	h.waitStatus(id, lifecycle.JobCompleted)
+	if execs.get(id) != 2 {
+		t.Fatalf("executions = %d", execs.get(id))
+	}
+}

@@ -25,6 +25,7 @@ type runState struct {
 	timer     clock.Timer
 	indexed   []string // wake keys this run is indexed under
 	again     bool     // woken while executing: run the stage again after
+	since     uint64   // the wake number when the current step was dispatched
 	recovered bool     // first execution after a restart
 	waiters   []func()
 }

@@ -28,7 +28,7 @@ func (r *Runner) dispatch(rs *runState) {
 		return
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
-	rs.executing, rs.cancel, rs.again = true, cancel, false
+	rs.executing, rs.cancel, rs.again, rs.since = true, cancel, false, r.wakes
 	run, fence, recovered := rs.run, s.lease.Fence(), rs.recovered
 	rs.recovered = false
 	r.wg.Add(1)

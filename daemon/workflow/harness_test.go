@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -191,4 +192,35 @@ func (l *requestLog) count(sid, method, op string) int {
 		}
 	}
 	return n
+}
+
+// maxConcurrent is the largest number of runs that were between their
+// first stage start and their end at one time, from the journal.
+func (s *site) maxConcurrent() int {
+	runs, err := s.store.ListRuns(context.Background(), lifecycle.RunFilter{SiteID: "site-1"})
+	must(s.t, err)
+	type edge struct {
+		at    time.Time
+		delta int
+	}
+	var edges []edge
+	for _, r := range runs {
+		if r.StartedAt != nil && r.CompletedAt != nil {
+			edges = append(edges, edge{*r.StartedAt, 1}, edge{*r.CompletedAt, -1})
+		}
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].at.Equal(edges[j].at) {
+			return edges[i].delta < edges[j].delta
+		}
+		return edges[i].at.Before(edges[j].at)
+	})
+	cur, max := 0, 0
+	for _, e := range edges {
+		cur += e.delta
+		if cur > max {
+			max = cur
+		}
+	}
+	return max
 }
