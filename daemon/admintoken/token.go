@@ -61,3 +61,6 @@ func parse(content string) (string, error) {
 	}
 	return tok, nil
 }
+
+// Generate returns a new admin token (Prefix and 32 random bytes from r).
+func Generate(r io.Reader) (string, error) { return generate(r) }

@@ -8,10 +8,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Deps are what the router needs. Readiness and Metrics are required.
+// Deps are what the router needs. Readiness and Metrics are required;
+// Admin, when set, serves everything under /api/.
 type Deps struct {
 	Readiness *Readiness
 	Metrics   *prometheus.Registry
+	Admin     http.Handler
 }
 
 // NewRouter returns the admin listener's handler.
@@ -23,5 +25,8 @@ func NewRouter(d Deps) http.Handler {
 		Registry:          d.Metrics,
 		EnableOpenMetrics: true,
 	})).Methods(http.MethodGet)
+	if d.Admin != nil {
+		r.PathPrefix("/api/").Handler(d.Admin)
+	}
 	return r
 }

@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/gpuaas/maas-sidecar/daemon/buildinfo"
+	"github.com/gpuaas/maas-sidecar/daemon/cli"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/logging"
 )
@@ -28,6 +30,14 @@ commands:
   serve     run the daemon (see maas-sidecar serve -h)
   version   print the version
   help      show this help
+  site, policy, override, roce, onboard, onboarding, node, token, audit:
+            operator commands that call the admin API (see help)
+
+operator flags: --addr (or MAAS_SIDECAR_ADDR), --token, --token-file (or
+MAAS_SIDECAR_TOKEN; default <state-dir>/admin.token), -o table|json.
+exit codes: 0 ok, 1 failure, 2 usage or bad input file (nothing sent),
+3 auth refused, 4 not found, 5 conflict, 6 input refused by the API,
+7 the outcome is not success (probe failed, watched runs failed)
 `
 
 // run executes one command line and returns the process exit code.
@@ -43,9 +53,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, buildinfo.String())
 		return exitOK
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage+"\n"+cli.Usage())
 		return exitOK
 	default:
+		if slices.Contains(cli.Verbs(), args[0]) {
+			return cli.Main(context.Background(), args, cli.Env{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr,
+				Getenv: os.Getenv, StateDir: config.Default().StateDir})
+		}
 		fmt.Fprintf(stderr, "maas-sidecar: unknown command %q\n%s", args[0], usage)
 		return exitUsage
 	}

@@ -32,13 +32,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("admin listener bound", "addr", ln.Addr().String())
 
 	var ready api.Readiness
+	var adminSlot api.Slot
 	notifier := sdnotify.New(log.With("component", "sdnotify"))
 	parts, stopParts := context.WithCancel(context.Background())
 	defer stopParts()
 	g, gctx := errgroup.WithContext(parts)
 	srv := &api.Server{
 		Listener:        ln,
-		Handler:         api.NewRouter(api.Deps{Readiness: &ready, Metrics: api.NewRegistry(buildinfo.String())}),
+		Handler:         api.NewRouter(api.Deps{Readiness: &ready, Metrics: api.NewRegistry(buildinfo.String()), Admin: &adminSlot}),
 		ShutdownTimeout: cfg.ShutdownTimeout,
 		Logger:          log.With("component", "api"),
 	}
@@ -49,6 +50,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		stopParts()
 		return errors.Join(err, g.Wait())
 	}
+	adminSlot.Set(adminAPI(st, log))
 	check := api.CheckerFunc(st.Check)
 	ready.Serve(check)
 	notifier.Ready()

@@ -1,0 +1,83 @@
+package admin
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// ReasonHeader carries the operator's reason for a mutation into its
+// audit entry; recovery actions take it in their body instead.
+const ReasonHeader = "X-Audit-Reason"
+
+// change is one audited mutation.
+type change struct {
+	action     string
+	kind, id   string
+	prior      string
+	expected   string
+	correlated map[string]string
+}
+
+// audit records a mutation that already happened. A failed audit write
+// is logged, not answered: the change stands and the caller must not retry it.
+func (a *API) audit(ctx context.Context, r *http.Request, c *call, ch change) {
+	ids := map[string]string{"request_id": c.requestID}
+	for k, v := range ch.correlated {
+		if v != "" {
+			ids[k] = v
+		}
+	}
+	e := lifecycle.AuditEntry{Actor: c.who.Actor(), Role: string(c.who.Role), Action: ch.action,
+		Reason: clip(r.Header.Get(ReasonHeader), 512), TargetKind: ch.kind, TargetID: ch.id,
+		PriorState: ch.prior, ExpectedTarget: ch.expected, CorrelationIDs: ids}
+	if _, err := a.store.AppendAudit(context.WithoutCancel(ctx), e); err != nil {
+		a.log.Error("audit write failed", "action", ch.action, "target", ch.id, "request_id", c.requestID, "err", err)
+	}
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// listAudit answers GET /audit with filters target_kind, target_id, actor,
+// action, after_seq and limit (default 100, at most 1000).
+func (a *API) listAudit(r *http.Request, _ *call) (int, any, error) {
+	const op = "admin.listAudit"
+	q := r.URL.Query()
+	f := lifecycle.AuditFilter{TargetKind: q.Get("target_kind"), TargetID: q.Get("target_id"),
+		Actor: q.Get("actor"), Action: q.Get("action"), Limit: 100}
+	var err error
+	if f.AfterSeq, err = queryUint(q.Get("after_seq"), op, "after_seq", 0); err != nil {
+		return 0, nil, err
+	}
+	limit, err := queryUint(q.Get("limit"), op, "limit", 100)
+	if err != nil {
+		return 0, nil, err
+	}
+	if limit < 1 || limit > 1000 {
+		return 0, nil, lifecycle.Invalid(op, "limit", "limit %d is outside 1-1000", limit)
+	}
+	f.Limit = int(limit)
+	entries, err := a.store.ListAudit(r.Context(), f)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"entries": entries}, nil
+}
+
+func queryUint(s, op, field string, def uint64) (uint64, error) {
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, lifecycle.Invalid(op, field, "%s must be a non-negative integer", field)
+	}
+	return n, nil
+}

@@ -1,0 +1,94 @@
+package admin
+
+import (
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+)
+
+// Store is the part of lifecycle.Store the admin API uses.
+type Store interface {
+	lifecycle.SiteStore
+	lifecycle.SiteConfigStore
+	lifecycle.AuditStore
+	lifecycle.TokenStore
+	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
+	ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error)
+	GetRun(ctx context.Context, id string) (lifecycle.Run, error)
+	ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error)
+	ListRunEvents(ctx context.Context, runID string, afterSeq uint64, limit int) ([]lifecycle.RunEvent, error)
+}
+
+// Runner drives runs (daemon/runner satisfies it). Submit hands it a
+// pending run the store created; Act applies and audits an operator action.
+type Runner interface {
+	Submit(runID string)
+	Act(ctx context.Context, req runner.ActionRequest) (runner.ActionResult, error)
+}
+
+// Secrets reads and writes Vault KV v2 entries. Errors: not_found for a
+// missing path, unavailable when Vault cannot be reached.
+type Secrets interface {
+	Write(ctx context.Context, path string, data map[string]string) error
+	Read(ctx context.Context, path string) (map[string]string, error)
+}
+
+// MAASInfo is what a probe learned from a MAAS region.
+type MAASInfo struct {
+	Version      string   `json:"version"`
+	Subversion   string   `json:"subversion,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"`
+	User         string   `json:"user"`
+}
+
+// Prober checks a MAAS region with an API key: it reads version/ and then
+// the key's user. Errors: unavailable when MAAS cannot be reached,
+// unauthorized or forbidden when the key is refused.
+type Prober interface {
+	Probe(ctx context.Context, baseURL, apiKey string) (MAASInfo, error)
+}
+
+// Config builds the admin API. Store is required; a nil Runner accepts
+// onboardings that wait until a runner is wired, and answers recovery
+// actions with 503; nil Secrets or Prober answer credential routes with 503.
+type Config struct {
+	Store   Store
+	Runner  Runner
+	Secrets Secrets
+	Prober  Prober
+	Logger  *slog.Logger
+	Now     func() time.Time
+	Rand    io.Reader // ids, tokens and request ids
+	// ProbeTimeout bounds one MAAS probe (10s).
+	ProbeTimeout time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Rand == nil {
+		c.Rand = rand.Reader
+	}
+	if c.ProbeTimeout == 0 {
+		c.ProbeTimeout = 10 * time.Second
+	}
+	if c.Runner == nil {
+		c.Runner = noRunner{}
+	}
+	if c.Secrets == nil {
+		c.Secrets = noSecrets{}
+	}
+	if c.Prober == nil {
+		c.Prober = noProber{}
+	}
+	return c
+}

@@ -1,0 +1,79 @@
+package admin
+
+import (
+	"net/http"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// nodeSummary is the inventory view of a node: coarse state only
+// (seed 000 §9.1); workflow micro-states stay in the lifecycle detail.
+type nodeSummary struct {
+	ID       string              `json:"id"`
+	SiteID   string              `json:"site_id"`
+	Hostname string              `json:"hostname"`
+	SKU      string              `json:"sku,omitempty"`
+	Status   lifecycle.NodeState `json:"status"`
+}
+
+// runSummary is one run of a node as the lifecycle detail shows it
+// (seed 000 §9.2).
+type runSummary struct {
+	ID                string                 `json:"id"`
+	Kind              lifecycle.RunKind      `json:"kind"`
+	Status            lifecycle.JobState     `json:"status"`
+	CurrentStage      lifecycle.Stage        `json:"current_stage"`
+	CurrentAttempt    int                    `json:"current_attempt"`
+	FailureClass      lifecycle.FailureClass `json:"failure_class,omitempty"`
+	Observed          lifecycle.ObservedMaas `json:"observed"`
+	RecommendedAction lifecycle.Action       `json:"recommended_action,omitempty"`
+	ErrorMessage      string                 `json:"error_message,omitempty"`
+	UpdatedAt         string                 `json:"updated_at"`
+}
+
+// nodeDetail is GET /nodes/{id}: the node, its latest run, and every run.
+type nodeDetail struct {
+	Node    lifecycle.Node `json:"node"`
+	Current *runSummary    `json:"current_run,omitempty"`
+	Runs    []runSummary   `json:"runs"`
+}
+
+func (a *API) listNodes(r *http.Request, _ *call) (int, any, error) {
+	const op = "admin.listNodes"
+	f := lifecycle.NodeFilter{SiteID: r.URL.Query().Get("site_id"), Status: lifecycle.NodeState(r.URL.Query().Get("status"))}
+	if f.Status != "" && !f.Status.Valid() {
+		return 0, nil, lifecycle.Invalid(op, "status", "status %.64q is not a node state", f.Status)
+	}
+	nodes, err := a.store.ListNodes(r.Context(), f)
+	out := make([]nodeSummary, 0, len(nodes))
+	for _, n := range nodes {
+		out = append(out, nodeSummary{ID: n.ID, SiteID: n.SiteID, Hostname: n.Hostname, SKU: n.SKU, Status: n.Status})
+	}
+	return http.StatusOK, map[string]any{"nodes": out}, err
+}
+
+func (a *API) getNode(r *http.Request, c *call) (int, any, error) {
+	n, err := a.store.GetNode(r.Context(), c.vars["id"])
+	if err != nil {
+		return 0, nil, err
+	}
+	runs, err := a.store.ListRuns(r.Context(), lifecycle.RunFilter{NodeID: n.ID})
+	if err != nil {
+		return 0, nil, err
+	}
+	d := nodeDetail{Node: n, Runs: make([]runSummary, 0, len(runs))}
+	for _, run := range runs {
+		d.Runs = append(d.Runs, summarize(run))
+	}
+	if len(d.Runs) > 0 {
+		d.Current = &d.Runs[len(d.Runs)-1]
+	}
+	return http.StatusOK, d, nil
+}
+
+func summarize(r lifecycle.Run) runSummary {
+	return runSummary{ID: r.ID, Kind: r.Kind, Status: r.Status, CurrentStage: r.CurrentStage,
+		CurrentAttempt: r.CurrentAttempt, FailureClass: r.FailureClass, Observed: r.Observed,
+		RecommendedAction: r.RecommendedAction, ErrorMessage: r.ErrorMessage,
+		UpdatedAt: r.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z07:00")}
+}

@@ -1,0 +1,45 @@
+package admin_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+func TestNodes(t *testing.T) {
+	e := newEnv(t)
+	id := e.site("a")
+	ctx := context.Background()
+	e.must(e.store.CreateNode(ctx, lifecycle.Node{ID: "node-1", SiteID: id, Hostname: "c07u43", SKU: "s", Status: lifecycle.NodeEnrolling, MaasSystemID: "abc123"}))
+	e.must(e.store.CreateNode(ctx, lifecycle.Node{ID: "node-2", SiteID: id, Hostname: "c07u44", SKU: "s", Status: lifecycle.NodeBootstrapIssued}))
+	e.must(e.store.CreateRun(ctx, lifecycle.Run{ID: "run-1", Kind: lifecycle.RunOnboarding, SiteID: id, NodeID: "node-1",
+		Hostname: "c07u43", Status: lifecycle.JobPending}))
+	var list struct{ Nodes []map[string]any }
+	r := e.do(viewerRole, http.MethodGet, "/api/v1/admin/nodes?status=enrolling", nil)
+	expect(t, r, http.StatusOK, "")
+	r.decode(t, &list)
+	want := []map[string]any{{"id": "node-1", "site_id": id, "hostname": "c07u43", "sku": "s", "status": "enrolling"}}
+	if d := cmp.Diff(want, list.Nodes); d != "" {
+		t.Errorf("inventory shows coarse state only (-want +got):\n%s", d)
+	}
+	expect(t, e.do(viewerRole, http.MethodGet, "/api/v1/admin/nodes?status=commissioning", nil), 422, "status")
+	var d struct {
+		Node    lifecycle.Node
+		Current *struct {
+			ID     string
+			Status lifecycle.JobState
+		} `json:"current_run"`
+		Runs []any
+	}
+	r = e.do(viewerRole, http.MethodGet, "/api/v1/admin/nodes/node-1", nil)
+	expect(t, r, http.StatusOK, "")
+	r.decode(t, &d)
+	if d.Node.MaasSystemID != "abc123" || d.Current == nil || d.Current.ID != "run-1" || len(d.Runs) != 1 {
+		t.Errorf("lifecycle detail = %+v", d)
+	}
+	expect(t, e.do(viewerRole, http.MethodGet, "/api/v1/admin/nodes/nope", nil), 404, "")
+}

@@ -1,0 +1,133 @@
+package admin
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// onboardResult is the answer of POST /onboardings.
+type onboardResult struct {
+	OnboardingID string             `json:"onboarding_id"`
+	Status       lifecycle.JobState `json:"status"`
+}
+
+// batchMember names one run of a batch answer.
+type batchMember struct {
+	Hostname     string `json:"hostname"`
+	OnboardingID string `json:"onboarding_id"`
+	NodeID       string `json:"node_id,omitempty"`
+}
+
+type batchResult struct {
+	BatchID     string        `json:"batch_id"`
+	Onboardings []batchMember `json:"onboardings"`
+}
+
+func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
+	const op = "admin.onboard"
+	var q onboardRequest
+	if err := problem.Decode(r, op, &q); err != nil {
+		return 0, nil, err
+	}
+	if err := checkSelectors(op, q.SiteID, q.ProfileID, q.SKUID); err != nil {
+		return 0, nil, err
+	}
+	n := onboardNode{Hostname: q.Hostname, IPMIIP: q.IPMIIP}
+	if err := n.check(op, ""); err != nil {
+		return 0, nil, err
+	}
+	b := batchRequest{SiteID: q.SiteID, ProfileID: q.ProfileID, SKUID: q.SKUID, Nodes: []onboardNode{n}}
+	res, replayed, err := a.submit(r, c, op, b, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	return created(replayed), onboardResult{OnboardingID: res.RunIDs[0], Status: lifecycle.JobPending}, nil
+}
+
+func (a *API) onboardBatch(r *http.Request, c *call) (int, any, error) {
+	const op = "admin.onboardBatch"
+	var q batchRequest
+	if err := problem.Decode(r, op, &q); err != nil {
+		return 0, nil, err
+	}
+	if err := checkSelectors(op, q.SiteID, q.ProfileID, q.SKUID); err != nil {
+		return 0, nil, err
+	}
+	if err := checkNodes(op, q.Nodes); err != nil {
+		return 0, nil, err
+	}
+	res, replayed, err := a.submit(r, c, op, q, true)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := batchResult{BatchID: res.BatchID, Onboardings: make([]batchMember, len(res.RunIDs))}
+	for i, id := range res.RunIDs {
+		out.Onboardings[i] = batchMember{Hostname: strings.ToLower(q.Nodes[i].Hostname), OnboardingID: id}
+	}
+	return created(replayed), out, nil
+}
+
+// created is 201 for a new submission and 200 for a replayed one.
+func created(replayed bool) int {
+	if replayed {
+		return http.StatusOK
+	}
+	return http.StatusCreated
+}
+
+// submit creates the runs of q (and its batch) once per Idempotency-Key,
+// hands them to the runner, and audits the creation.
+func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch bool) (lifecycle.SubmissionResult, bool, error) {
+	var res lifecycle.SubmissionResult
+	key, err := idempotencyKey(r, op)
+	if err != nil {
+		return res, false, err
+	}
+	if _, err := a.liveSite(r, op, q.SiteID); err != nil {
+		return res, false, siteRef(op, err)
+	}
+	ids := a.newIDs(key, len(q.Nodes)+1)
+	sub := lifecycle.Submission{IdempotencyKey: key, RequestHash: requestHash(q, batch)}
+	for i, n := range q.Nodes {
+		sub.Runs = append(sub.Runs, lifecycle.Run{ID: ids[i+1], Kind: lifecycle.RunOnboarding, SiteID: q.SiteID,
+			Hostname: strings.ToLower(n.Hostname), IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), SKU: q.SKUID,
+			ProfileID: DefaultProfileID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()})
+	}
+	if batch {
+		sub.Batch = &lifecycle.Batch{ID: ids[0], SiteID: q.SiteID, Kind: lifecycle.RunOnboarding,
+			ProfileID: DefaultProfileID, SKU: q.SKUID, RequestedBy: c.who.Actor()}
+	}
+	if err := a.checkInFlight(r, op, sub); err != nil {
+		return res, false, err
+	}
+	if res, err = a.store.Submit(r.Context(), sub); err != nil {
+		return res, false, err
+	}
+	for _, id := range res.RunIDs {
+		a.runner.Submit(id)
+	}
+	if !res.Replayed {
+		a.auditSubmission(r, c, sub, res)
+	}
+	return res, res.Replayed, nil
+}
+
+func (a *API) auditSubmission(r *http.Request, c *call, sub lifecycle.Submission, res lifecycle.SubmissionResult) {
+	for _, id := range res.RunIDs {
+		a.audit(r.Context(), r, c, change{action: "onboarding.create", kind: "run", id: id,
+			expected: string(lifecycle.JobPending), correlated: map[string]string{
+				"batch_id": res.BatchID, "site_id": sub.Runs[0].SiteID, "idempotency_key": sub.IdempotencyKey}})
+	}
+}
+
+// siteRef turns a missing site named in a body into a field error.
+func siteRef(op string, err error) error {
+	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
+		return lifecycle.Invalid(op, "site_id", "site_id names no site")
+	}
+	return err
+}

@@ -1,0 +1,74 @@
+package admin
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// recentEvents is how many of a run's latest events GET /onboardings/{id} shows.
+const recentEvents = 50
+
+// onboardingView is the read model of one onboarding with its recent
+// stage events, oldest first.
+type onboardingView struct {
+	Onboarding lifecycle.Run        `json:"onboarding"`
+	Events     []lifecycle.RunEvent `json:"events"`
+}
+
+// onboardingRun loads run id if it is an onboarding: not_found otherwise.
+func (a *API) onboardingRun(r *http.Request, id string) (lifecycle.Run, error) {
+	run, err := a.store.GetRun(r.Context(), id)
+	if err == nil && run.Kind != lifecycle.RunOnboarding {
+		err = lifecycle.Errorf(lifecycle.CodeNotFound, "admin.onboarding", "onboarding %s not found", id)
+	}
+	return run, err
+}
+
+func (a *API) getOnboarding(r *http.Request, c *call) (int, any, error) {
+	run, err := a.onboardingRun(r, c.vars["id"])
+	if err != nil {
+		return 0, nil, err
+	}
+	evs, err := a.store.ListRunEvents(r.Context(), run.ID, 0, 0)
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(evs) > recentEvents {
+		evs = evs[len(evs)-recentEvents:]
+	}
+	return http.StatusOK, onboardingView{Onboarding: run, Events: evs}, nil
+}
+
+// listOnboardings answers GET /onboardings with filters batch_id, site_id
+// and status (one or more job states, comma-separated).
+func (a *API) listOnboardings(r *http.Request, _ *call) (int, any, error) {
+	const op = "admin.listOnboardings"
+	q := r.URL.Query()
+	f := lifecycle.RunFilter{Kind: lifecycle.RunOnboarding, BatchID: q.Get("batch_id"), SiteID: q.Get("site_id")}
+	if s := q.Get("status"); s != "" {
+		for _, v := range strings.Split(s, ",") {
+			st := lifecycle.JobState(strings.TrimSpace(v))
+			if !st.Valid() {
+				return 0, nil, lifecycle.Invalid(op, "status", "status %.64q is not a job state (%s)", st, jobStateList())
+			}
+			f.Statuses = append(f.Statuses, st)
+		}
+	}
+	if f.BatchID != "" {
+		if _, err := a.store.GetBatch(r.Context(), f.BatchID); err != nil {
+			return 0, nil, err
+		}
+	}
+	runs, err := a.store.ListRuns(r.Context(), f)
+	return http.StatusOK, map[string]any{"onboardings": runs}, err
+}
+
+func jobStateList() string {
+	s := make([]string, len(lifecycle.JobStates))
+	for i, j := range lifecycle.JobStates {
+		s[i] = string(j)
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,55 @@
+package admin
+
+import (
+	"net/http"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// Prefix is the root of every admin route.
+const Prefix = "/api/v1/admin"
+
+const (
+	viewer   = lifecycle.RoleViewer
+	operator = lifecycle.RoleOperator
+	admin    = lifecycle.RoleAdmin
+)
+
+// routes is the admin API: method, path, the least role allowed, handler.
+func (a *API) routes() []route {
+	const site = Prefix + "/maas-sites/{id}"
+	rs := []route{
+		{http.MethodPost, Prefix + "/maas-sites", admin, a.createSite},
+		{http.MethodGet, Prefix + "/maas-sites", viewer, a.listSites},
+		{http.MethodGet, site, viewer, a.getSite},
+		{http.MethodPatch, site, admin, a.patchSite},
+		{http.MethodDelete, site, admin, a.deleteSite},
+		{http.MethodPost, site + "/credentials", admin, a.putCredentials},
+		{http.MethodPost, site + "/probe", operator, a.probeSite},
+		{http.MethodGet, site + "/policy", viewer, a.getPolicy},
+		{http.MethodPatch, site + "/policy", admin, a.patchPolicy},
+		{http.MethodPost, site + "/power-overrides", admin, a.createOverride},
+		{http.MethodGet, site + "/power-overrides", viewer, a.listOverrides},
+		{http.MethodDelete, site + "/power-overrides/{oid}", admin, a.deleteOverride},
+		{http.MethodPost, site + "/roce-assignments", admin, a.upsertRoCE},
+		{http.MethodGet, site + "/roce-assignments", viewer, a.listRoCE},
+		{http.MethodDelete, site + "/roce-assignments/{aid}", admin, a.deleteRoCE},
+		{http.MethodPost, Prefix + "/onboardings", operator, a.onboard},
+		{http.MethodPost, Prefix + "/onboardings/batch", operator, a.onboardBatch},
+		{http.MethodGet, Prefix + "/onboardings", viewer, a.listOnboardings},
+		{http.MethodGet, Prefix + "/onboardings/{id}", viewer, a.getOnboarding},
+		{http.MethodGet, Prefix + "/nodes", viewer, a.listNodes},
+		{http.MethodGet, Prefix + "/nodes/{id}", viewer, a.getNode},
+		{http.MethodPost, Prefix + "/tokens", admin, a.createToken},
+		{http.MethodGet, Prefix + "/tokens", admin, a.listTokens},
+		{http.MethodDelete, Prefix + "/tokens/{id}", admin, a.revokeToken},
+		{http.MethodGet, Prefix + "/audit", viewer, a.listAudit},
+	}
+	for _, p := range recoveryOrder {
+		rs = append(rs, route{http.MethodPost, Prefix + "/onboardings/{id}/" + p, operator, a.recovery(RecoveryPaths[p])})
+	}
+	return rs
+}
+
+// recoveryOrder lists RecoveryPaths in the seed's order.
+var recoveryOrder = []string{"retry", "resume", "rerun", "restart-clean", "cancel", "adopt", "mark-manual-intervention"}

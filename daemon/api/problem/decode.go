@@ -1,0 +1,114 @@
+package problem
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// MaxBody is the largest request body the admin API reads.
+const MaxBody = 1 << 20
+
+// statusError is an HTTP-level failure that no lifecycle code names: a
+// malformed body (400), one too large (413), a wrong method (405). It
+// wraps a lifecycle.Error carrying the message and field.
+type statusError struct {
+	status int
+	code   string
+	err    *lifecycle.Error
+}
+
+func (e *statusError) Error() string { return e.err.Error() }
+func (e *statusError) Unwrap() error { return e.err }
+
+// Malformed reports a body that cannot be read as the expected JSON; field
+// names the offending member when it is known.
+func Malformed(op, field, format string, args ...any) error {
+	return &statusError{status: http.StatusBadRequest, code: "malformed", err: lifecycle.Invalid(op, field, format, args...)}
+}
+
+// MethodNotAllowed reports a known path asked with a method it lacks.
+func MethodNotAllowed(op string) error {
+	return &statusError{status: http.StatusMethodNotAllowed, code: "method_not_allowed",
+		err: lifecycle.Errorf(lifecycle.CodeInvalid, op, "method not allowed on this path")}
+}
+
+// ReadBody reads at most MaxBody bytes of r's body.
+func ReadBody(r *http.Request, op string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	if err != nil {
+		return nil, Malformed(op, "", "reading the body: %v", err)
+	}
+	if len(b) > MaxBody {
+		return nil, &statusError{status: http.StatusRequestEntityTooLarge, code: "too_large",
+			err: lifecycle.Invalid(op, "", "the body is larger than %d bytes", MaxBody)}
+	}
+	return b, nil
+}
+
+// Decode reads r's body as one JSON object into v (see Unmarshal).
+func Decode(r *http.Request, op string, v any) error {
+	b, err := ReadBody(r, op)
+	if err != nil {
+		return err
+	}
+	return Unmarshal(b, op, v)
+}
+
+// Unmarshal decodes one JSON object from b onto v: members present in b
+// overwrite v's fields, others keep their value, so a PATCH can decode
+// onto the current record. Unknown members, wrong types, trailing data
+// and anything but an object are malformed.
+func Unmarshal(b []byte, op string, v any) error {
+	trimmed := bytes.TrimSpace(b)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return Malformed(op, "", "the body must be a JSON object")
+	}
+	if !utf8.Valid(trimmed) {
+		return Malformed(op, "", "the body is not UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(op, err)
+	}
+	if dec.More() {
+		return Malformed(op, "", "the body has data after the JSON object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Malformed(op, "", "the body has data after the JSON object")
+	}
+	return nil
+}
+
+func decodeError(op string, err error) error {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		return Malformed(op, te.Field, "%s must be a JSON %s, not %s", fieldName(te.Field), te.Type.Kind(), te.Value)
+	case errors.As(err, &se):
+		return Malformed(op, "", "invalid JSON at byte %d", se.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return Malformed(op, "", "the JSON body is truncated")
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		f := strings.Trim(name, `"`)
+		return Malformed(op, f, "unknown field %q", f)
+	}
+	return Malformed(op, "", "%s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+func fieldName(f string) string {
+	if f == "" {
+		return "the body"
+	}
+	return fmt.Sprintf("%q", f)
+}

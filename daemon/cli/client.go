@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Client calls the admin API with a bearer token.
+type Client struct {
+	Base  string // http://host:port
+	Token string
+	HTTP  *http.Client
+}
+
+// Call sends body (JSON-encoded when not nil) and decodes a 2xx answer
+// into out (when not nil); it returns the raw answer too. A problem
+// answer is an *APIError.
+func (c *Client) Call(ctx context.Context, method, path string, body, out any, hdr map[string]string) ([]byte, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.Base+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.Token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range hdr {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
+	}
+	if resp.StatusCode >= 300 {
+		ae := &APIError{Status: resp.StatusCode}
+		if strings.Contains(resp.Header.Get("Content-Type"), "json") {
+			_ = json.Unmarshal(raw, ae)
+		}
+		ae.Status = resp.StatusCode
+		return raw, ae
+	}
+	if out != nil && len(raw) > 0 {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return raw, fmt.Errorf("%s %s: unexpected answer: %w", method, path, err)
+		}
+	}
+	return raw, nil
+}

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+)
+
+// run is an onboarding as the CLI shows it.
+type run struct {
+	ID             string
+	Hostname       string
+	Status         string
+	CurrentStage   string `json:"current_stage"`
+	CurrentAttempt int    `json:"current_attempt"`
+	FailureClass   string `json:"failure_class"`
+	Recommended    string `json:"recommended_action"`
+	ErrorMessage   string `json:"error_message"`
+}
+
+const runHeader = "ONBOARDING HOSTNAME STATE STAGE ATTEMPT FAILURE NEXT"
+
+func (r run) row() []string {
+	return []string{r.ID, r.Hostname, r.Status, dash(r.CurrentStage), fmt.Sprint(r.CurrentAttempt), dash(r.FailureClass), dash(r.Recommended)}
+}
+
+func onboardingGet(ctx context.Context, s *session, args []string) error {
+	s.flags()
+	pos, err := s.parse(args, 1, "ID")
+	if err != nil {
+		return err
+	}
+	var out struct {
+		Onboarding run
+		Events     []struct {
+			Seq     int
+			Stage   string
+			Attempt int
+			Status  string
+			Message string
+		}
+	}
+	raw, err := s.call(ctx, http.MethodGet, admin+"/onboardings/"+pos[0], nil, &out, nil)
+	if err != nil {
+		return err
+	}
+	rows := [][]string{out.Onboarding.row(), {}, {"SEQ", "STAGE", "ATTEMPT", "EVENT", "MESSAGE"}}
+	for _, e := range out.Events {
+		rows = append(rows, []string{fmt.Sprint(e.Seq), e.Stage, fmt.Sprint(e.Attempt), e.Status, e.Message})
+	}
+	return s.show(raw, runHeader, rows)
+}
+
+func onboardingList(ctx context.Context, s *session, args []string) error {
+	fs := s.flags()
+	batch := fs.String("batch", "", "batch id")
+	site := fs.String("site", "", "site id")
+	status := fs.String("status", "", "comma-separated job states")
+	if _, err := s.parse(args, 0); err != nil {
+		return err
+	}
+	runs, raw, err := s.listRuns(ctx, *batch, *site, *status)
+	if err != nil {
+		return err
+	}
+	rows := [][]string{}
+	for _, r := range runs {
+		rows = append(rows, r.row())
+	}
+	return s.show(raw, runHeader, rows)
+}
+
+func (s *session) listRuns(ctx context.Context, batch, site, status string) ([]run, []byte, error) {
+	q := url.Values{}
+	for k, v := range map[string]string{"batch_id": batch, "site_id": site, "status": status} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	var out struct{ Onboardings []run }
+	raw, err := s.call(ctx, http.MethodGet, admin+"/onboardings?"+q.Encode(), nil, &out, nil)
+	return out.Onboardings, raw, err
+}
+
+// recoveryVerbs are the recovery routes of seed 001 §4.15; each is also
+// the CLI verb (maas-sidecar onboarding rerun ID --reason ...).
+var recoveryVerbs = []string{"retry", "resume", "rerun", "restart-clean", "cancel", "adopt", "mark-manual-intervention"}
+
+func recoveryCommand(path string) command {
+	return func(ctx context.Context, s *session, args []string) error {
+		s.flags().StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
+		pos, err := s.parse(args, 1, "ID")
+		if err != nil {
+			return err
+		}
+		if s.reason == "" {
+			return usagef("--reason is required")
+		}
+		var out struct {
+			Onboarding run
+			NoOp       bool `json:"no_op"`
+		}
+		raw, err := s.call(ctx, http.MethodPost, admin+"/onboardings/"+pos[0]+"/"+path, map[string]string{"reason": s.reason}, &out, nil)
+		if err != nil {
+			return err
+		}
+		return s.show(raw, runHeader+" NO_OP", [][]string{append(out.Onboarding.row(), yesNo(out.NoOp))})
+	}
+}

@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+type site struct {
+	ID, Name, Status string
+	APIBaseURL       string `json:"api_base_url"`
+	PXEIface         string `json:"pxe_iface"`
+	PXEVLANVID       int    `json:"pxe_vlan_vid"`
+	NodePXEIface     string `json:"node_pxe_iface"`
+}
+
+func (x site) row() []string {
+	return []string{x.ID, x.Name, x.Status, x.APIBaseURL, x.PXEIface, fmt.Sprint(x.PXEVLANVID), x.NodePXEIface}
+}
+
+const siteHeader = "ID NAME STATUS MAAS PXE_IFACE VLAN NODE_PXE_IFACE"
+
+// siteFlags declares the settable site members; set reports which were given.
+func (s *session) siteFlags() func() map[string]any {
+	fs := s.flags()
+	str := map[string]*string{}
+	for _, f := range []struct{ flag, key, help string }{
+		{"name", "name", "site name"}, {"region", "region_code", "region code"},
+		{"url", "api_base_url", "MAAS URL such as http://10.0.0.1:5240/MAAS"},
+		{"pxe-iface", "pxe_iface", "MAAS-side PXE interface"}, {"node-pxe-iface", "node_pxe_iface", "node-side PXE interface"},
+		{"distro", "distro_series", "distro series"}, {"arch", "architecture", "architecture"},
+		{"deploy-user", "deploy_user", "deploy user"}, {"ssh-iface", "deploy_ssh_iface", "deploy SSH interface"},
+	} {
+		str[f.key] = fs.String(f.flag, "", f.help)
+	}
+	vlan := fs.Int("vlan", 0, "PXE VLAN id")
+	dns := fs.String("dns", "", "comma-separated upstream DNS servers")
+	fs.StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
+	return func() map[string]any {
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		body := map[string]any{}
+		for k, v := range str {
+			if *v != "" {
+				body[k] = *v
+			}
+		}
+		if given["vlan"] {
+			body["pxe_vlan_vid"] = *vlan
+		}
+		if *dns != "" {
+			body["upstream_dns_servers"] = strings.Split(*dns, ",")
+		}
+		return body
+	}
+}
+
+func siteCreate(ctx context.Context, s *session, args []string) error {
+	body := s.siteFlags()
+	if _, err := s.parse(args, 0); err != nil {
+		return err
+	}
+	var x site
+	raw, err := s.call(ctx, http.MethodPost, admin+"/maas-sites", body(), &x, nil)
+	if err != nil {
+		return err
+	}
+	return s.show(raw, siteHeader, [][]string{x.row()})
+}
+
+func siteUpdate(ctx context.Context, s *session, args []string) error {
+	body := s.siteFlags()
+	status := s.fs.String("status", "", "active or disabled")
+	pos, err := s.parse(args, 1, "SITE")
+	if err != nil {
+		return err
+	}
+	b := body()
+	if *status != "" {
+		b["status"] = *status
+	}
+	if len(b) == 0 {
+		return usagef("nothing to update: give at least one flag")
+	}
+	return s.patchSite(ctx, pos[0], b)
+}
+
+func (s *session) patchSite(ctx context.Context, id string, b map[string]any) error {
+	var x site
+	raw, err := s.call(ctx, http.MethodPatch, admin+"/maas-sites/"+id, b, &x, nil)
+	if err != nil {
+		return err
+	}
+	return s.show(raw, siteHeader, [][]string{x.row()})
+}
+
+func siteStatus(status string) command {
+	return func(ctx context.Context, s *session, args []string) error {
+		s.flags().StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
+		pos, err := s.parse(args, 1, "SITE")
+		if err != nil {
+			return err
+		}
+		return s.patchSite(ctx, pos[0], map[string]any{"status": status})
+	}
+}
+
+func siteList(ctx context.Context, s *session, args []string) error {
+	all := s.flags().Bool("all", false, "include deleted sites")
+	if _, err := s.parse(args, 0); err != nil {
+		return err
+	}
+	var out struct{ Sites []site }
+	raw, err := s.call(ctx, http.MethodGet, admin+"/maas-sites?include_deleted="+fmt.Sprint(*all), nil, &out, nil)
+	if err != nil {
+		return err
+	}
+	rows := make([][]string, 0, len(out.Sites))
+	for _, x := range out.Sites {
+		rows = append(rows, x.row())
+	}
+	return s.show(raw, siteHeader, rows)
+}
+
+func siteGet(ctx context.Context, s *session, args []string) error {
+	s.flags()
+	pos, err := s.parse(args, 1, "SITE")
+	if err != nil {
+		return err
+	}
+	var x site
+	raw, err := s.call(ctx, http.MethodGet, admin+"/maas-sites/"+pos[0], nil, &x, nil)
+	if err != nil {
+		return err
+	}
+	return s.show(raw, siteHeader, [][]string{x.row()})
+}
+
+func siteDelete(ctx context.Context, s *session, args []string) error {
+	s.flags().StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
+	pos, err := s.parse(args, 1, "SITE")
+	if err != nil {
+		return err
+	}
+	raw, err := s.call(ctx, http.MethodDelete, admin+"/maas-sites/"+pos[0], nil, nil, nil)
+	if err != nil {
+		return err
+	}
+	return s.kv(raw, "deleted", pos[0])
+}

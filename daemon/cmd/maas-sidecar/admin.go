@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
+)
+
+// adminAPI builds the admin API over the open store. The runner and the
+// Vault writer are not wired yet (their adapters are not in this build):
+// onboardings are accepted and stay pending until a runner recovers them,
+// recovery actions and credential writes answer 503.
+func adminAPI(st daemonStore, log *slog.Logger) http.Handler {
+	return admin.New(admin.Config{Store: st, Prober: maasProber{log: log}, Logger: log}).Handler()
+}
+
+// maasProber checks a MAAS region with the MAAS client.
+type maasProber struct{ log *slog.Logger }
+
+var _ admin.Prober = maasProber{}
+
+// Probe reads version/ and the key's user, without retries: an operator
+// is waiting for the answer.
+func (p maasProber) Probe(ctx context.Context, baseURL, apiKey string) (admin.MAASInfo, error) {
+	v, u, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: apiKey, ReadRetries: -1,
+		HTTPClient: &http.Client{Timeout: 10 * time.Second}, Logger: p.log.With("component", "maas")})
+	return admin.MAASInfo{Version: v.Version, Subversion: v.Subversion, Capabilities: v.Capabilities, User: u.Username}, err
+}
