@@ -28,6 +28,8 @@ type Options struct {
 	Wrap func(http.Handler) http.Handler
 	// Logger for the API (discarded if nil).
 	Logger *slog.Logger
+	// Resolve completes task payloads at dispatch (agentapi.Config.Resolve).
+	Resolve agentapi.PayloadResolver
 }
 
 // Env is one running agent API.
@@ -62,7 +64,7 @@ func New(tb testing.TB, o Options) *Env {
 		log = slog.New(slog.DiscardHandler)
 	}
 	e.API = agentapi.New(agentapi.Config{Store: st, Authority: e.PKI, Signer: e.PKI, Now: e.Clock.Now,
-		Lease: or(o.Lease, 10*time.Second), MaxWait: or(o.MaxWait, 2*time.Second), Logger: log})
+		Lease: or(o.Lease, 10*time.Second), MaxWait: or(o.MaxWait, 2*time.Second), Logger: log, Resolve: o.Resolve})
 	e.Queue = agentapi.Queue{Store: st, Notifier: e.API.Notifier()}
 	done := e.serve(ctx, o, log)
 	tb.Cleanup(func() {

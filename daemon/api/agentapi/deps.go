@@ -38,6 +38,9 @@ type TaskSigner interface {
 // does next; ActivateOnEnroll is the default.
 type EnrollHook func(ctx context.Context, n lifecycle.Node) error
 
+// PayloadResolver returns the payload to send for a dispatched task.
+type PayloadResolver func(ctx context.Context, t lifecycle.AgentTask) ([]byte, error)
+
 // Config builds an API. Zero durations mean defaults.
 type Config struct {
 	Store     Store
@@ -47,6 +50,11 @@ type Config struct {
 	Notifier *Notifier
 	// OnEnrolled runs after each enrollment (ActivateOnEnroll if nil).
 	OnEnrolled EnrollHook
+	// Resolve, when set, turns a stored task payload into the one sent:
+	// payloads that need secrets (the machine's MAAS credentials for
+	// node.hw_sync_reseed) are stored without them and completed here, at
+	// dispatch, so secrets never reach the store.
+	Resolve PayloadResolver
 	// Lease is how long a dispatched task stays with the agent (2m).
 	Lease time.Duration
 	// MaxWait caps a long poll (30s); DefaultWait is used when the agent

@@ -30,7 +30,7 @@ func (a *API) wait(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
 		t, ok, err := a.cfg.Store.ClaimTask(r.Context(), n.ID, a.cfg.Lease)
 		if err != nil || ok {
 			unsubscribe()
-			a.answerTask(w, t, err)
+			a.answerTask(w, r, t, err)
 			return
 		}
 		select {
@@ -57,12 +57,18 @@ func (a *API) waitFor(r *http.Request, op string) (time.Duration, error) {
 	return min(d, a.cfg.MaxWait), nil
 }
 
-func (a *API) answerTask(w http.ResponseWriter, t lifecycle.AgentTask, err error) {
+// answerTask signs and sends a dispatched task. A payload that cannot be
+// resolved now answers 503; the lease lapses and the task is sent again.
+func (a *API) answerTask(w http.ResponseWriter, r *http.Request, t lifecycle.AgentTask, err error) {
+	payload := t.Payload
+	if err == nil && a.cfg.Resolve != nil {
+		payload, err = a.cfg.Resolve(r.Context(), t)
+	}
 	if err != nil {
 		writeProblem(w, err)
 		return
 	}
-	out := wire.Task{ID: t.ID, NodeID: t.NodeID, Type: string(t.Type), Payload: t.Payload, ExpiresAt: t.ExpiresAt, Seq: t.Seq}
+	out := wire.Task{ID: t.ID, NodeID: t.NodeID, Type: string(t.Type), Payload: payload, ExpiresAt: t.ExpiresAt, Seq: t.Seq}
 	out.Signature = a.cfg.Signer.SignTask(wire.SigningPayload(out))
 	writeJSON(w, http.StatusOK, out)
 }
