@@ -18,7 +18,10 @@ type Bootstrap struct {
 	AgentPackageSHA  string
 	CABundlePEM      string
 	SigningPublicKey string // PEM
-	Rand             io.Reader
+	// RackURL, when set, is where machines report hardware sync; by
+	// default the region's host on MAAS's rack port 5248.
+	RackURL string
+	Rand    io.Reader
 }
 
 var _ workflow.Bootstrap = Bootstrap{}
@@ -35,7 +38,11 @@ func (b Bootstrap) Render(s workflow.BootstrapSpec) ([]byte, error) {
 	if ref := s.Policy.SiteBootstrapBundleRef; ref != "" {
 		p.SiteBundle = &cloudinit.SiteBundle{URL: ref}
 	}
-	p.HardwareSync = cloudinit.HardwareSync{RackURL: rackURL(s.Site.APIBaseURL), SystemID: s.SystemID,
+	rack := b.RackURL
+	if rack == "" {
+		rack = rackURL(s.Site.APIBaseURL)
+	}
+	p.HardwareSync = cloudinit.HardwareSync{RackURL: rack, SystemID: s.SystemID,
 		Interval: s.Policy.HardwareSyncInterval}
 	if t := s.MachineToken; t != nil {
 		p.HardwareSync.ConsumerKey, p.HardwareSync.TokenKey, p.HardwareSync.TokenSecret = t.ConsumerKey, t.TokenKey, t.TokenSecret

@@ -19,6 +19,7 @@ type ReseedPayloads struct {
 	}
 	Secrets   workflow.Secrets
 	Connector workflow.Connector
+	RackURL   string // as Bootstrap.RackURL
 }
 
 // reseedPayload is what the agent's hw_sync_reseed task reads.
@@ -61,6 +62,10 @@ func (r ReseedPayloads) Resolve(ctx context.Context, t lifecycle.AgentTask) ([]b
 	if tok == nil {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "MAAS has no token for machine %s yet", ref.SystemID)
 	}
-	return json.Marshal(reseedPayload{Endpoint: strings.TrimSuffix(rackURL(site.APIBaseURL), "/") + "/metadata/status/" + ref.SystemID,
+	rack := r.RackURL
+	if rack == "" {
+		rack = rackURL(site.APIBaseURL)
+	}
+	return json.Marshal(reseedPayload{Endpoint: strings.TrimSuffix(rack, "/") + "/metadata/status/" + ref.SystemID,
 		ConsumerKey: tok.ConsumerKey, TokenKey: tok.TokenKey, TokenSecret: tok.TokenSecret})
 }

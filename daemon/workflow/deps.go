@@ -16,6 +16,7 @@ type Deps struct {
 	Power      Power
 	Bootstrap  Bootstrap
 	Enrollment Enrollment
+	Tasks      Tasks
 	// NewID returns a fresh id (injected randomness).
 	NewID func() (string, error)
 	// Recheck is how often a wait that no MAAS change announces (hardware

@@ -12,6 +12,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
@@ -93,4 +94,11 @@ func testBootstrap() bridge.Bootstrap {
 		AgentPackageSHA:  "0000000000000000000000000000000000000000000000000000000000000000",
 		CABundlePEM:      testCA,
 		SigningPublicKey: string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))}
+}
+
+// storeTasks queues tasks straight into the store (no agent API to wake).
+type storeTasks struct{ st *bolt.Store }
+
+func (q storeTasks) Enqueue(ctx context.Context, t lifecycle.AgentTask) (lifecycle.AgentTask, bool, error) {
+	return q.st.EnqueueTask(ctx, t)
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
 	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
@@ -24,6 +25,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+	"github.com/gpuaas/maas-sidecar/e2e/simhost"
 )
 
 const apiKey = "ck-site1:tk-site1:ts-site1-secret"
@@ -44,14 +46,17 @@ type site struct {
 	mu      sync.Mutex
 	n       int
 	// enroll, when set, is what a booted host does (default: enroll).
-	enroll func(b maassim.Boot)
+	enroll  func(b maassim.Boot)
+	hostsUp map[string]*simhost.Host // booted hosts by hostname, with real agents
+	queue   agentapi.Queue
 }
 
 func newSite(t *testing.T) *site {
 	t.Helper()
 	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: 2000, Seed: 7, TickInterval: 5 * time.Millisecond})
 	must(t, err)
-	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{}}
+	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{},
+		hostsUp: map[string]*simhost.Host{}}
 	s.srv = httptest.NewServer(s.log.wrap(sim))
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{})
 	must(t, err)
@@ -61,7 +66,7 @@ func newSite(t *testing.T) *site {
 	sim.OnBoot(s.booted)
 	s.createSite()
 	s.deps = workflow.Deps{Store: st, Connector: bridge.MaasConnector{}, Secrets: s.secrets,
-		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st},
+		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st}, Tasks: storeTasks{st},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
 	s.runner = runner.New(runner.Options{Store: st, Holder: "test", Logger: quiet(),
 		Defs:    func(lifecycle.Run) (*runner.Def, error) { return s.deps.Onboarding(), nil },

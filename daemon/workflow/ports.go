@@ -141,5 +141,10 @@ type Store interface {
 	GetSite(ctx context.Context, id string) (lifecycle.Site, error)
 	ListPowerOverrides(ctx context.Context, siteID string) ([]lifecycle.PowerOverride, error)
 	ListRoCEAssignments(ctx context.Context, siteID, hostname string) ([]lifecycle.RoCEAssignment, error)
-	EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (lifecycle.AgentTask, bool, error)
+}
+
+// Tasks queues agent tasks (idempotently per node and type) and wakes the
+// node's long poll.
+type Tasks interface {
+	Enqueue(ctx context.Context, t lifecycle.AgentTask) (lifecycle.AgentTask, bool, error)
 }

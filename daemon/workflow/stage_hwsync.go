@@ -89,7 +89,7 @@ func (d Deps) reseed(ctx context.Context, s session, c *runner.Context, m Machin
 	if err != nil {
 		return err
 	}
-	_, created, err := d.Store.EnqueueTask(ctx, lifecycle.AgentTask{ID: id, NodeID: n.ID, Type: lifecycle.TaskHWSyncReseed,
+	_, created, err := d.Tasks.Enqueue(ctx, lifecycle.AgentTask{ID: id, NodeID: n.ID, Type: lifecycle.TaskHWSyncReseed,
 		Payload: payload, RunID: c.Run.ID, ExpiresAt: c.Now().Add(time.Hour)})
 	if created {
 		c.Detail("reseed_task", id)

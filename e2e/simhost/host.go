@@ -1,0 +1,72 @@
+package simhost
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/agent"
+	"github.com/gpuaas/maas-sidecar/agent/clock"
+	"github.com/gpuaas/maas-sidecar/agent/config"
+	"github.com/gpuaas/maas-sidecar/agent/hostroot"
+	"github.com/gpuaas/maas-sidecar/agent/state"
+	"github.com/gpuaas/maas-sidecar/agent/systemd/fakesystemd"
+	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
+
+	_ "github.com/gpuaas/maas-sidecar/agent/task/drain"     // the agent's task catalog
+	_ "github.com/gpuaas/maas-sidecar/agent/task/heartbeat" //
+	_ "github.com/gpuaas/maas-sidecar/agent/task/hwsync"    //
+	_ "github.com/gpuaas/maas-sidecar/agent/task/uninstall" //
+)
+
+// Host is one booted simulated machine running the real agent.
+type Host struct {
+	Root    string
+	Agent   *agent.Agent
+	Systemd *fakesystemd.Manager
+}
+
+// Options tune Boot.
+type Options struct {
+	// PollTimeout and retry bounds shorten the agent's waits in tests.
+	PollTimeout, RetryInitial, RetryMax time.Duration
+	Logger                              *slog.Logger
+}
+
+// Boot applies userData to a fresh root and runs the agent it configures
+// until ctx ends.
+func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, error) {
+	if err := Apply(root, userData); err != nil {
+		return nil, err
+	}
+	r := hostroot.Root(root)
+	cfg, err := config.Load(r.Path(config.DefaultPath))
+	if err != nil {
+		return nil, err
+	}
+	if o.PollTimeout > 0 {
+		cfg.PollTimeout, cfg.RetryInitial, cfg.RetryMax = o.PollTimeout, o.RetryInitial, o.RetryMax
+	}
+	ca, err := os.ReadFile(r.Path(cfg.CABundlePath))
+	if err != nil {
+		return nil, err
+	}
+	tr, err := mtls.New(cfg.APIURL, ca)
+	if err != nil {
+		return nil, err
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	sd := fakesystemd.New()
+	a, err := agent.New(agent.Options{Config: cfg, Root: r, State: state.Dir(filepath.Join(root, "var/lib/gpuaas-node-agent")),
+		Transport: tr, Systemd: sd, Registry: task.Default, Clock: clock.Real{}, Logger: o.Logger})
+	if err != nil {
+		return nil, err
+	}
+	go a.Run(ctx)
+	return &Host{Root: root, Agent: a, Systemd: sd}, nil
+}
