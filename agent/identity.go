@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
@@ -56,16 +57,20 @@ func (a *Agent) enroll(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("enroll: read the enrollment token: %w", err)
 	}
-	keyPEM, csrPEM, err := newKeyAndCSR()
+	token := strings.TrimSpace(string(tok))
+	keyPEM, csrPEM, err := a.enrollmentKey(token)
 	if err != nil {
 		return err
 	}
-	resp, err := a.o.Transport.Enroll(ctx, wire.EnrollRequest{NodeID: a.o.Config.NodeID, Token: strings.TrimSpace(string(tok)), CSR: csrPEM})
+	resp, err := a.o.Transport.Enroll(ctx, wire.EnrollRequest{NodeID: a.o.Config.NodeID, Token: token, CSR: csrPEM})
 	if err != nil {
 		return fmt.Errorf("enroll: %w", err)
 	}
 	if err := a.adopt(keyPEM, resp); err != nil {
 		return err
+	}
+	if err := a.o.State.DropPendingKey(); err != nil {
+		a.log.Warn("could not remove the pending enrollment key", "err", err)
 	}
 	a.stats.enrollments.Add(1)
 	a.log.Info("agent enrolled", "serial", resp.Serial, "not_after", resp.NotAfter)
@@ -115,6 +120,39 @@ func (a *Agent) adopt(keyPEM []byte, resp wire.CertResponse) error {
 	return nil
 }
 
+// enrollmentKey returns the key (and a CSR for it) to enroll with token:
+// the one saved for this token by an earlier attempt, else a new one,
+// saved before it is sent, so every retry with one token uses one key.
+func (a *Agent) enrollmentKey(token string) (keyPEM []byte, csrPEM string, err error) {
+	digest := []byte(fmt.Sprintf("%x", sha256.Sum256([]byte(token))))
+	keyPEM, err = a.o.State.PendingKey(digest)
+	if err != nil {
+		return nil, "", err
+	}
+	if keyPEM == nil {
+		if keyPEM, _, err = newKeyAndCSR(); err != nil {
+			return nil, "", err
+		}
+		if err := a.o.State.SavePendingKey(digest, keyPEM); err != nil {
+			return nil, "", err
+		}
+	}
+	blk, _ := pem.Decode(keyPEM)
+	if blk == nil {
+		return nil, "", errors.New("agent key: pending key is not PEM")
+	}
+	k, err := x509.ParsePKCS8PrivateKey(blk.Bytes)
+	if err != nil {
+		return nil, "", fmt.Errorf("agent key: %w", err)
+	}
+	key, ok := k.(*ecdsa.PrivateKey)
+	if !ok {
+		return nil, "", errors.New("agent key: pending key is not ECDSA")
+	}
+	csr, err := csrFor(key)
+	return keyPEM, csr, err
+}
+
 func newKeyAndCSR() (keyPEM []byte, csrPEM string, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -124,10 +162,17 @@ func newKeyAndCSR() (keyPEM []byte, csrPEM string, err error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("agent key: %w", err)
 	}
+	csrPEM, err = csrFor(key)
+	if err != nil {
+		return nil, "", err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), csrPEM, nil
+}
+
+func csrFor(key *ecdsa.PrivateKey) (string, error) {
 	csr, err := x509.CreateCertificateRequest(rand.Reader, &x509.CertificateRequest{}, key)
 	if err != nil {
-		return nil, "", fmt.Errorf("agent csr: %w", err)
+		return "", fmt.Errorf("agent csr: %w", err)
 	}
-	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}),
-		string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: csr})), nil
+	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: csr})), nil
 }

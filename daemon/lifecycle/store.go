@@ -188,9 +188,11 @@ type EnrollmentStore interface {
 	// CreateEnrollmentToken stores a token for a node and invalidates the
 	// node's earlier unused tokens.
 	CreateEnrollmentToken(ctx context.Context, t EnrollmentToken) error
-	// ConsumeEnrollmentToken marks the token used, once: not_found for an
-	// unknown hash, conflict when used or expired, forbidden for another node.
-	ConsumeEnrollmentToken(ctx context.Context, hash, nodeID string) (EnrollmentToken, error)
+	// ConsumeEnrollmentToken marks the token used by the key keyID, once:
+	// not_found for an unknown hash, conflict when expired or used by
+	// another key, forbidden for another node. A repeat by the same key
+	// before expiry succeeds: the agent retrying after a lost answer.
+	ConsumeEnrollmentToken(ctx context.Context, hash, nodeID, keyID string) (EnrollmentToken, error)
 	// TouchNodeContact records that the node's agent was heard from now.
 	TouchNodeContact(ctx context.Context, nodeID string) error
 }

@@ -86,5 +86,6 @@ type EnrollmentToken struct {
 	NodeID    string     `json:"node_id"`
 	ExpiresAt time.Time  `json:"expires_at"`
 	UsedAt    *time.Time `json:"used_at,omitempty"`
+	UsedBy    string     `json:"used_by,omitempty"` // digest of the enrolling key
 	CreatedAt time.Time  `json:"created_at"`
 }

@@ -38,13 +38,13 @@ func TestIssueEnrollmentToken(t *testing.T) {
 	if len(first) < 40 || first == second || strings.Contains(pki.HashToken(first), first) {
 		t.Fatalf("tokens are not fresh, long random strings")
 	}
-	if _, err := st.ConsumeEnrollmentToken(ctx, first, "node-1"); lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+	if _, err := st.ConsumeEnrollmentToken(ctx, first, "node-1", "k"); lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
 		t.Errorf("the plaintext token was stored: consume by plaintext = %v", err)
 	}
-	if _, err := st.ConsumeEnrollmentToken(ctx, pki.HashToken(first), "node-1"); lifecycle.ErrorCode(err) != lifecycle.CodeConflict {
+	if _, err := st.ConsumeEnrollmentToken(ctx, pki.HashToken(first), "node-1", "k"); lifecycle.ErrorCode(err) != lifecycle.CodeConflict {
 		t.Errorf("earlier token still usable after a new one was issued: %v", err)
 	}
-	if _, err := st.ConsumeEnrollmentToken(ctx, pki.HashToken(second), "node-1"); err != nil {
+	if _, err := st.ConsumeEnrollmentToken(ctx, pki.HashToken(second), "node-1", "k"); err != nil {
 		t.Errorf("newest token rejected: %v", err)
 	}
 	if _, _, err := p.IssueEnrollmentToken(ctx, st, lifecycle.SitePolicy{}, "node-1"); lifecycle.ErrorField(err) != "enrollment_token_ttl_seconds" {

@@ -1,7 +1,9 @@
 package agentapi
 
 import (
+	"crypto/sha256"
 	"crypto/x509"
+	"encoding/hex"
 	"encoding/pem"
 	"net/http"
 
@@ -27,7 +29,7 @@ func (a *API) enroll(w http.ResponseWriter, r *http.Request) {
 		err = lifecycle.Invalid(op, "token", "token is required")
 	}
 	if err == nil {
-		err = a.consumeToken(r, op, req)
+		err = a.consumeToken(r, op, req, keyID(csr))
 	}
 	if err != nil {
 		writeProblem(w, err)
@@ -41,8 +43,8 @@ func (a *API) enroll(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-func (a *API) consumeToken(r *http.Request, op string, req wire.EnrollRequest) error {
-	_, err := a.cfg.Store.ConsumeEnrollmentToken(r.Context(), a.cfg.Authority.HashToken(req.Token), req.NodeID)
+func (a *API) consumeToken(r *http.Request, op string, req wire.EnrollRequest, key string) error {
+	_, err := a.cfg.Store.ConsumeEnrollmentToken(r.Context(), a.cfg.Authority.HashToken(req.Token), req.NodeID, key)
 	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
 		return lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "unknown enrollment token")
 	}
@@ -113,4 +115,15 @@ func (a *API) renew(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
 		return
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// keyID identifies the CSR's public key: an agent retrying its enrollment
+// after a lost answer sends the same key and is answered again.
+func keyID(csrDER []byte) string {
+	csr, err := x509.ParseCertificateRequest(csrDER)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(csr.RawSubjectPublicKeyInfo)
+	return hex.EncodeToString(sum[:])
 }

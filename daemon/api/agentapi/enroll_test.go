@@ -123,3 +123,24 @@ func TestEnrollRejectsBadInput(t *testing.T) {
 		t.Errorf("bad requests spent the token: %d %+v", st, p)
 	}
 }
+
+// An agent whose enrollment answer was lost (the daemon died after
+// spending the token) retries with the same key and is answered again; any
+// other key is still refused.
+func TestEnrollRetryWithTheSameKey(t *testing.T) {
+	e := agentenv.New(t, agentenv.Options{})
+	node := e.Node(lifecycle.NodeEnrolling)
+	tok := e.Token(node)
+	csr, _ := e.CSR()
+	req := wire.EnrollRequest{NodeID: node, Token: tok, CSR: csr}
+	var first, second wire.CertResponse
+	if st, p := post(t, e.Client(nil), e.URL+wire.RouteEnroll, req, &first); st != http.StatusOK {
+		t.Fatalf("enroll = %d %+v", st, p)
+	}
+	if st, p := post(t, e.Client(nil), e.URL+wire.RouteEnroll, req, &second); st != http.StatusOK || second.Certificate == "" {
+		t.Fatalf("retry with the same key = %d %+v, want a certificate", st, p)
+	}
+	if st, _, _ := enroll(t, e, node, tok); st != http.StatusConflict {
+		t.Fatalf("the token with another key = %d, want 409", st)
+	}
+}

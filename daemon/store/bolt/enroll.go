@@ -51,7 +51,7 @@ func invalidatePrevious(tx *bbolt.Tx, nodeID string, now time.Time) error {
 }
 
 // ConsumeEnrollmentToken implements lifecycle.EnrollmentStore.
-func (s *Store) ConsumeEnrollmentToken(ctx context.Context, hash, nodeID string) (t lifecycle.EnrollmentToken, err error) {
+func (s *Store) ConsumeEnrollmentToken(ctx context.Context, hash, nodeID, keyID string) (t lifecycle.EnrollmentToken, err error) {
 	const op = "store.ConsumeEnrollmentToken"
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bEnroll)
@@ -63,13 +63,15 @@ func (s *Store) ConsumeEnrollmentToken(ctx context.Context, hash, nodeID string)
 			return lifecycle.Errorf(lifecycle.CodeNotFound, op, "unknown enrollment token")
 		case t.NodeID != nodeID:
 			return lifecycle.Errorf(lifecycle.CodeForbidden, op, "enrollment token is bound to another node")
-		case t.UsedAt != nil:
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token was already used")
 		case !s.now().Before(t.ExpiresAt):
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token expired")
+		case t.UsedAt != nil && keyID != "" && t.UsedBy == keyID:
+			return nil // the same key again: an answer was lost
+		case t.UsedAt != nil:
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token was already used")
 		}
 		now := s.now()
-		t.UsedAt = &now
+		t.UsedAt, t.UsedBy = &now, keyID
 		return put(b, []byte(hash), t)
 	})
 	if err != nil {

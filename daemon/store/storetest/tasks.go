@@ -113,26 +113,31 @@ func testEnrollment(t *testing.T, e *env) {
 		e.must(e.st.CreateEnrollmentToken(e.ctx, lifecycle.EnrollmentToken{Hash: hash, NodeID: n.ID, ExpiresAt: e.clock.Now().Add(ttl)}))
 	}
 	mk("h1", time.Hour)
-	_, err := e.st.ConsumeEnrollmentToken(e.ctx, "h1", other.ID)
+	_, err := e.st.ConsumeEnrollmentToken(e.ctx, "h1", other.ID, "key-1")
 	e.wantCode(err, lifecycle.CodeForbidden)
-	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "nope", n.ID)
+	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "nope", n.ID, "key-1")
 	e.wantCode(err, lifecycle.CodeNotFound)
-	tok, err := e.st.ConsumeEnrollmentToken(e.ctx, "h1", n.ID)
+	tok, err := e.st.ConsumeEnrollmentToken(e.ctx, "h1", n.ID, "key-1")
 	e.must(err)
 	if tok.UsedAt == nil {
 		t.Fatal("consumed token must record its use")
 	}
-	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "h1", n.ID)
+	again, err := e.st.ConsumeEnrollmentToken(e.ctx, "h1", n.ID, "key-1")
+	e.must(err) // the same key retrying after a lost answer
+	if !again.UsedAt.Equal(*tok.UsedAt) {
+		t.Fatal("a replay must not move the use time")
+	}
+	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "h1", n.ID, "key-2")
 	e.wantCode(err, lifecycle.CodeConflict)
 	mk("h2", time.Minute)
 	e.clock.Advance(2 * time.Minute)
-	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "h2", n.ID)
+	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "h2", n.ID, "key-1")
 	e.wantCode(err, lifecycle.CodeConflict)
 	mk("h3", time.Hour)
 	mk("h4", time.Hour) // supersedes h3
-	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "h3", n.ID)
+	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "h3", n.ID, "key-1")
 	e.wantCode(err, lifecycle.CodeConflict)
-	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "h4", n.ID)
+	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "h4", n.ID, "key-1")
 	e.must(err)
 	e.wantCode(e.st.CreateEnrollmentToken(e.ctx, lifecycle.EnrollmentToken{Hash: "h5", NodeID: "nope", ExpiresAt: e.clock.Now().Add(time.Hour)}), lifecycle.CodeNotFound)
 
