@@ -69,8 +69,8 @@ func New(cfg Config, o Options) (*Client, error) {
 // read for this operation; the handle keeps no other state.
 func (c *Client) BMC(t Target) BMC { return &handle{c: c, t: t} }
 
-// addr is the BMC's host:port, the key of its lock and its name in errors.
-func (t Target) addr() string {
+// Addr is the BMC's host:port, the key of its lock and its name in errors.
+func (t Target) Addr() string {
 	port := t.Port
 	if port == 0 {
 		port = 623

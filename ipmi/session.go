@@ -16,14 +16,14 @@ func (c *Client) do(ctx context.Context, t Target, op string, fn func(context.Co
 	if err := t.validate(full); err != nil {
 		return err
 	}
-	release, err := c.locks.acquire(ctx, t.addr())
+	release, err := c.locks.acquire(ctx, t.Addr())
 	if err != nil {
 		return err
 	}
 	defer release()
 	attempt := func(ctx context.Context) error { return c.attempt(ctx, t, full, fn) }
 	err = c.policy.run(ctx, attempt, func(n int, err error) {
-		c.log.DebugContext(ctx, "retrying BMC operation", "bmc", t.addr(), "op", op, "attempt", n, "err", err)
+		c.log.DebugContext(ctx, "retrying BMC operation", "bmc", t.Addr(), "op", op, "attempt", n, "err", err)
 		c.metrics.retried(op)
 	})
 	c.metrics.done(op, err)
@@ -36,13 +36,13 @@ func (c *Client) attempt(ctx context.Context, t Target, op string, fn func(conte
 	defer cancel()
 	cl := c.bmclib(t)
 	if err := cl.Open(ctx); err != nil {
-		return classify(ctx, op, t.addr(), err)
+		return classify(ctx, op, t.Addr(), err)
 	}
 	// Closing ends a Redfish session; ipmitool has none. A failed close
 	// leaves nothing to act on, so its error is dropped.
 	defer func() { _ = cl.Close(ctx) }()
 	if err := fn(ctx, cl); err != nil {
-		return classify(ctx, op, t.addr(), err)
+		return classify(ctx, op, t.Addr(), err)
 	}
 	return nil
 }
