@@ -13,7 +13,7 @@ const idleCheck = time.Hour
 
 // Run keeps the token alive until ctx ends: it renews a renewable token at
 // half its TTL, and logs in again when the token can no longer be renewed
-// to at least half its original TTL (its max TTL is near) or Vault refuses
+// above half its original TTL (its max TTL is near) or Vault refuses
 // it. Failures are logged and tried again after RetryAfter.
 func (v *Vault) Run(ctx context.Context) error {
 	for {
@@ -43,6 +43,7 @@ func (v *Vault) maintain(ctx context.Context) time.Duration {
 			t, err = v.lookup(ctx)
 		}
 	}
+	v.log.DebugContext(ctx, "vault token", "ttl", t.ttl, "creation_ttl", t.creation, "renewable", t.renewable, "err", err)
 	switch {
 	case err != nil:
 		v.log.WarnContext(ctx, "vault token maintenance failed", "err", err)
@@ -54,12 +55,12 @@ func (v *Vault) maintain(ctx context.Context) time.Duration {
 }
 
 // needsLogin: Vault refused the token, or renewal can no longer bring it
-// back to half its original TTL.
+// back above half its original TTL.
 func needsLogin(t tokenTTL, err error) bool {
 	if err != nil {
 		return !lifecycle.IsRetryable(err)
 	}
-	return t.expires && t.ttl*2 < t.creation
+	return t.expires && t.ttl*2 <= t.creation
 }
 
 type tokenTTL struct {
@@ -97,5 +98,7 @@ func (v *Vault) lookup(ctx context.Context) (tokenTTL, error) {
 		secs, _ := n.Int64()
 		creation = time.Duration(secs) * time.Second
 	}
-	return tokenTTL{expires: ttl > 0, ttl: ttl, creation: creation, renewable: renewable}, nil
+	// Vault rounds the TTL left down to whole seconds, so a token about to
+	// expire shows 0, like a token that never expires; creation_ttl tells.
+	return tokenTTL{expires: ttl > 0 || creation > 0, ttl: ttl, creation: creation, renewable: renewable}, nil
 }

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -51,6 +52,10 @@ func classifyVault(err error) (lifecycle.Code, string) {
 		}
 		return lifecycle.CodeInternal, "unexpected response"
 	}
+	var cve *tls.CertificateVerificationError
+	if errors.As(err, &cve) {
+		return lifecycle.CodeInternal, "vault's certificate is not trusted (check the CA file)"
+	}
 	var ue *url.Error
 	var ne net.Error
 	if errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
@@ -72,7 +77,7 @@ func containsSealed(errs []string) bool {
 type respError struct{ re *api.ResponseError }
 
 func (e respError) Error() string {
-	return fmt.Sprintf("HTTP %d: %s", e.re.StatusCode, strings.Join(e.re.Errors, "; "))
+	return fmt.Sprintf("HTTP %d: %s", e.re.StatusCode, strings.Join(strings.Fields(strings.Join(e.re.Errors, "; ")), " "))
 }
 
 func (e respError) Unwrap() error { return e.re }
