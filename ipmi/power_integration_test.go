@@ -17,6 +17,7 @@ import (
 
 func newClient(t *testing.T, cfg ipmi.Config, o ipmi.Options) *ipmi.Client {
 	t.Helper()
+	mustLookPath(t, "ipmitool", "ipmitool")
 	c, err := ipmi.New(cfg, o)
 	if err != nil {
 		t.Fatalf("ipmi.New: %v", err)

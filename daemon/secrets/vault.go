@@ -40,8 +40,8 @@ type Vault struct {
 	loginMu sync.Mutex
 }
 
-// NewVault builds the client without contacting Vault. The VAULT_*
-// environment does not apply: cfg is the whole configuration.
+// NewVault builds the client without contacting Vault. cfg, not the VAULT_*
+// environment, sets the address, the token and the namespace.
 func NewVault(cfg VaultConfig, o VaultOptions) (*Vault, error) {
 	const op = "secrets.NewVault"
 	cfg = cfg.Defaults()

@@ -4,6 +4,7 @@ package secrets_test
 
 import (
 	"context"
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -136,5 +137,34 @@ func TestVaultTLSWithCAFile(t *testing.T) {
 	_, err := untrusting.MAASToken(ctx, secrets.APITokenPath("s1"))
 	if err == nil || lifecycle.IsRetryable(err) {
 		t.Fatalf("without the CA: %v, want a non-retryable error", err)
+	}
+}
+
+// TestVaultTokenFileRotation replaces the adapter's token in its file (as a
+// Vault agent does) and revokes the old one: the next read logs in with the
+// new token, without a restart.
+func TestVaultTokenFileRotation(t *testing.T) {
+	t.Parallel()
+	v := startVault(t)
+	ctx := context.Background()
+	old := v.tokenWithPolicy(t, `path "kv/*" { capabilities = ["create", "read", "update"] }`)
+	cfg := secrets.VaultConfig{Address: v.Addr, TokenFile: writeFile(t, "token", old), Timeout: 2 * time.Second}
+	a, err := secrets.NewVault(cfg, secrets.VaultOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := secrets.NewStore(a)
+	if err := s.PutMAASToken(ctx, secrets.APITokenPath("s1"), "ck:tk:1"); err != nil {
+		t.Fatalf("with the first token: %v", err)
+	}
+	next := v.tokenWithPolicy(t, `path "kv/*" { capabilities = ["create", "read", "update"] }`)
+	if err := os.WriteFile(cfg.TokenFile, []byte(next), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.root.Auth().Token().RevokeTree(old); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.MAASToken(ctx, secrets.APITokenPath("s1")); err != nil || got.Reveal() != "ck:tk:1" {
+		t.Fatalf("after the token file changed: %v", err)
 	}
 }
