@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,11 +98,39 @@ func (v *vaultDev) client(t *testing.T, token string) *api.Client {
 	return c
 }
 
+// signal sends s to vaultdev; for SIGSTOP it waits until every thread has
+// stopped, since the signal takes effect asynchronously.
 func (v *vaultDev) signal(t *testing.T, s syscall.Signal) {
 	t.Helper()
 	if err := v.cmd.Process.Signal(s); err != nil {
 		t.Fatalf("signal %v: %v", s, err)
 	}
+	for i := 0; s == syscall.SIGSTOP && !v.stopped(t); i++ {
+		if i == 200 {
+			t.Fatal("vaultdev did not stop within 2 s of SIGSTOP")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// stopped reports whether every thread of vaultdev is in state T (stopped).
+func (v *vaultDev) stopped(t *testing.T) bool {
+	t.Helper()
+	stats, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", v.cmd.Process.Pid))
+	if err != nil || len(stats) == 0 {
+		t.Fatalf("read vaultdev's threads: %v", err)
+	}
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return false
+		}
+		// The state follows the parenthesised command name: "pid (comm) T ...".
+		if i := bytes.LastIndexByte(b, ')'); i < 0 || i+2 >= len(b) || b[i+2] != 'T' {
+			return false
+		}
+	}
+	return true
 }
 
 func (v *vaultDev) seal(t *testing.T) {
