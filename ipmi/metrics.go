@@ -1,0 +1,47 @@
+package ipmi
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// Metrics counts BMC operations by operation and outcome. Labels are
+// bounded: the operation name and an error code, never a host or a value.
+type Metrics struct {
+	ops     *prometheus.CounterVec
+	retries *prometheus.CounterVec
+}
+
+// NewMetrics registers the BMC metrics with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		ops: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "maas_sidecar_bmc_operations_total",
+			Help: "BMC operations by operation and result (ok or an error code).",
+		}, []string{"op", "result"}),
+		retries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "maas_sidecar_bmc_retries_total",
+			Help: "Retries of BMC operations after a transient error.",
+		}, []string{"op"}),
+	}
+	reg.MustRegister(m.ops, m.retries)
+	return m
+}
+
+func (m *Metrics) done(op string, err error) {
+	if m == nil {
+		return
+	}
+	result := "ok"
+	if err != nil {
+		result = string(lifecycle.ErrorCode(err))
+	}
+	m.ops.WithLabelValues(op, result).Inc()
+}
+
+func (m *Metrics) retried(op string) {
+	if m != nil {
+		m.retries.WithLabelValues(op).Inc()
+	}
+}
