@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"bytes"
 	"net"
 	"net/netip"
 	"strings"
@@ -40,16 +41,18 @@ func SelectPowerCredentials(defaultPath string, overrides []PowerOverride, k Nod
 	return PowerSelection{VaultPath: defaultPath}
 }
 
+// selectorMatches compares by value: MACs in any notation, IPs including
+// IPv4-mapped IPv6, hostnames without case or a root dot.
 func selectorMatches(by SelectorType, want, got string) bool {
 	switch by {
 	case SelectPXEMac:
 		a, errA := net.ParseMAC(want)
 		b, errB := net.ParseMAC(got)
-		return errA == nil && errB == nil && a.String() == b.String()
+		return errA == nil && errB == nil && bytes.Equal(a, b)
 	case SelectIPMIIP:
 		a, errA := netip.ParseAddr(want)
 		b, errB := netip.ParseAddr(got)
-		return errA == nil && errB == nil && a == b
+		return errA == nil && errB == nil && a.Unmap() == b.Unmap()
 	}
-	return strings.EqualFold(want, got)
+	return strings.EqualFold(strings.TrimSuffix(want, "."), strings.TrimSuffix(got, "."))
 }

@@ -59,13 +59,13 @@ func TestVaultPowerCredentialsByOverride(t *testing.T) {
 	def, ovr := secrets.PowerDefaultPath("s1"), secrets.PowerOverridePath("s1", "o1")
 	_ = s.PutPowerCredentials(ctx, def, secrets.PowerCredentials{User: "root", Pass: "default-pass"})
 	_ = s.PutPowerCredentials(ctx, ovr, secrets.PowerCredentials{User: "admin", Pass: "override-pass"})
-	overrides := []secrets.Override{{ID: "o1", Selector: secrets.ByIPMIIP, Value: "10.0.0.7", VaultPath: ovr, Active: true}}
+	overrides := []lifecycle.PowerOverride{{ID: "o1", SelectorType: lifecycle.SelectIPMIIP, SelectorValue: "10.0.0.7", VaultPath: ovr, Status: "active"}}
 
-	got, sel, err := s.PowerCredentialsFor(ctx, def, overrides, secrets.NodeKeys{IPMIIP: "10.0.0.7"})
-	if err != nil || got.Pass.Reveal() != "override-pass" || sel.By != secrets.ByIPMIIP {
+	got, sel, err := s.PowerCredentialsFor(ctx, def, overrides, lifecycle.NodeKeys{IPMIIP: "10.0.0.7"})
+	if err != nil || got.Pass.Reveal() != "override-pass" || sel.Override == nil || sel.Override.ID != "o1" {
 		t.Fatalf("override node: %+v %+v %v", got, sel, err)
 	}
-	got, _, err = s.PowerCredentialsFor(ctx, def, overrides, secrets.NodeKeys{IPMIIP: "10.0.0.8"})
+	got, _, err = s.PowerCredentialsFor(ctx, def, overrides, lifecycle.NodeKeys{IPMIIP: "10.0.0.8"})
 	if err != nil || got.Pass.Reveal() != "default-pass" {
 		t.Fatalf("default node: %+v %v", got, err)
 	}
