@@ -89,7 +89,7 @@ func TestSecondDaemonOnOneStateDir(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("store_lock_timeout: 200ms\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := runBinary(t, "serve", "--config", cfg, "--state-dir", state, "--admin-listen", "127.0.0.1:0")
+	code, _, stderr := runBinary(t, "serve", "--config", cfg, "--state-dir", state, "--admin-listen", "127.0.0.1:0", "--agent-listen", "127.0.0.1:0")
 	if code != 1 || !strings.Contains(stderr, "maas-sidecar stopped with an error") {
 		t.Errorf("second daemon = exit %d, stderr %q; want exit 1 with the error logged", code, stderr)
 	}

@@ -24,6 +24,7 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	stateDir := fs.String("state-dir", def.StateDir, "state `directory` (store file, admin.token), created 0700")
 	listen := fs.String("admin-listen", def.AdminListen, "admin API, probes and metrics `host:port`; port 0 picks one and logs it")
 	level := fs.String("log-level", def.LogLevel, "log `level`: debug, info, warn or error")
+	agentListen := fs.String("agent-listen", def.Agent.Listen, "agent API (mutual TLS) `host:port`")
 	dev := fs.Bool("dev", false, "reserved for the development mode; refused until it exists")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -49,6 +50,7 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	override(&cfg.StateDir, *stateDir, given["state-dir"])
 	override(&cfg.AdminListen, *listen, given["admin-listen"])
 	override(&cfg.LogLevel, *level, given["log-level"])
+	override(&cfg.Agent.Listen, *agentListen, given["agent-listen"])
 	return cfg, cfg.Validate()
 }
 

@@ -50,7 +50,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		stopParts()
 		return errors.Join(err, g.Wait())
 	}
-	adminSlot.Set(adminAPI(st, log))
+	c, err := buildCore(cfg, st, log)
+	if err != nil {
+		stopParts()
+		return errors.Join(err, g.Wait(), st.Close())
+	}
+	for _, run := range c.runs {
+		g.Go(func() error { return run(gctx) })
+	}
+	adminSlot.Set(adminAPI(st, c, log))
 	check := api.CheckerFunc(st.Check)
 	ready.Serve(check)
 	notifier.Ready()
