@@ -175,6 +175,8 @@ type requestLog struct {
 	calls []string
 	// after, when set, runs after each call is answered (fault injection).
 	after func(call string)
+	// bmcPass is the BMC password each machine creation sent, in order.
+	bmcPass []string
 }
 
 func (l *requestLog) setAfter(f func(call string)) {
@@ -190,6 +192,9 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 			call := r.Method + " " + r.URL.Path + " " + op
 			l.mu.Lock()
 			l.calls = append(l.calls, call)
+			if r.Method == http.MethodPost && r.URL.Path == "/MAAS/api/2.0/machines/" && op == "" {
+				l.bmcPass = append(l.bmcPass, r.Form.Get("power_parameters_power_pass"))
+			}
 			after := l.after
 			l.mu.Unlock()
 			h.ServeHTTP(w, r)
