@@ -2,7 +2,18 @@
 // tests:
 //
 //	go run ./hack/maassim --listen 127.0.0.1:5240 --machines 20 --api-key ck:tk:ts \
-//	    --speed 60 [--webhook-url URL --webhook-secret S] [--seed N]
+//	    --speed 60 [--webhook-url URL --webhook-secret S] [--seed N] \
+//	    [--request-log FILE] [--boot-agent BIN --boot-dir DIR [--boot-agent-retry D]]
 //
 // It prints the MAAS URL and API key, then serves until SIGTERM or SIGINT.
+//
+// With --request-log, every MAAS API call is appended to FILE as one JSON
+// line (method, path, op, status): end-to-end tests count deploys,
+// releases and power actions per machine from it.
+//
+// With --boot-agent, a machine that finishes deploying boots for real: its
+// user-data's write_files are laid out under DIR/<hostname> and the
+// gpuaas-node-agent binary BIN runs as a separate process with that root
+// (its output in DIR/<hostname>.log), until the machine is deployed again
+// or the simulator stops.
 package main

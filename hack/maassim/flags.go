@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"time"
+)
+
+type config struct {
+	listen, apiKey, webhookURL, webhookSecret string
+	machines, hosts, noBossEvery              int
+	speed                                     float64
+	seed                                      uint64
+	images                                    string
+	requestLog                                string
+	bootAgent, bootDir                        string
+	agentRetry                                time.Duration
+}
+
+func parseFlags(args []string) config {
+	var c config
+	fs := flag.NewFlagSet("maassim", flag.ExitOnError)
+	fs.StringVar(&c.listen, "listen", "127.0.0.1:5240", "address to serve on")
+	fs.IntVar(&c.machines, "machines", 20, "Ready machines to seed (gpu-001, gpu-002, ...)")
+	fs.IntVar(&c.noBossEvery, "no-boss-every", 10, "every Nth seeded machine has no BOSS disk (0: none)")
+	fs.IntVar(&c.hosts, "hosts", 0, "unenlisted hosts (BMCs at 10.14.0.x) waiting for a PXE boot")
+	fs.StringVar(&c.apiKey, "api-key", "", "admin API key consumer_key:token_key:token_secret (required)")
+	fs.Float64Var(&c.speed, "speed", 60, "divide every MAAS duration by this factor")
+	fs.StringVar(&c.webhookURL, "webhook-url", "", "POST change hints here")
+	fs.StringVar(&c.webhookSecret, "webhook-secret", "", "HMAC secret of the hints")
+	fs.Uint64Var(&c.seed, "seed", 1, "random seed")
+	fs.StringVar(&c.images, "custom-image", "gpuaas-ubuntu-2204", "custom image deployable as custom/<name>")
+	fs.StringVar(&c.requestLog, "request-log", "", "append every MAAS API call to this `file` as JSON lines")
+	fs.StringVar(&c.bootAgent, "boot-agent", "", "gpuaas-node-agent `binary` to start when a machine boots")
+	fs.StringVar(&c.bootDir, "boot-dir", "", "`dir` holding each booted machine's root (DIR/<hostname>)")
+	fs.DurationVar(&c.agentRetry, "boot-agent-retry", 0, "cap the booted agents' reconnect backoff (0: as rendered)")
+	_ = fs.Parse(args)
+	return c
+}
+
+func (c config) validate() error {
+	switch {
+	case c.apiKey == "":
+		return errors.New("--api-key is required")
+	case c.webhookURL != "" && c.webhookSecret == "":
+		return errors.New("--webhook-secret is required with --webhook-url")
+	case (c.bootAgent == "") != (c.bootDir == ""):
+		return errors.New("--boot-agent and --boot-dir go together")
+	case c.noBossEvery < 0:
+		return errors.New("--no-boss-every must not be negative")
+	}
+	return nil
+}
