@@ -1,0 +1,89 @@
+//go:build e2e
+
+package system
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// daemon is `maas-sidecar serve` as a process. Its admin and agent ports
+// are chosen once so a restarted daemon is where the CLI and the booted
+// agents expect it.
+type daemon struct {
+	t                    *testing.T
+	proc                 *proc
+	config, stateDir     string
+	adminAddr, agentAddr string
+	incarnations         int
+}
+
+// newDaemon writes the config file: Vault with a token file, the agent
+// API on loopback with the address cloud-init hands the agents, and a
+// plain-http agent package with its sha256 (nothing downloads it: the
+// simulated hosts only lay out write_files).
+func newDaemon(t *testing.T, v vault) *daemon {
+	t.Helper()
+	dir := t.TempDir()
+	d := &daemon{t: t, config: filepath.Join(dir, "config.yaml"), stateDir: filepath.Join(dir, "state"),
+		adminAddr: freeAddr(t), agentAddr: freeAddr(t)}
+	cfg := fmt.Sprintf(`admin_listen: %s
+state_dir: %s
+log_level: debug
+shutdown_timeout: 5s
+poll_interval: 100ms
+agent:
+  listen: %s
+  url: https://%s
+  cert_hosts: [127.0.0.1]
+  package_url: http://127.0.0.1:9/gpuaas-node-agent_0.1.0_amd64.deb
+  package_sha256: %s
+vault:
+  address: %s
+  token_file: %s
+`, d.adminAddr, d.stateDir, d.agentAddr, d.agentAddr, strings.Repeat("ab", 32), v.addr, v.tokenFile)
+	if err := os.WriteFile(d.config, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// start runs a new incarnation and waits until it is ready.
+func (d *daemon) start() {
+	d.t.Helper()
+	d.incarnations++
+	d.proc = startProc(d.t, fmt.Sprintf("maas-sidecar serve #%d", d.incarnations), nil, bins.daemon,
+		"serve", "--config", d.config)
+	d.proc.waitLine(30*time.Second, `"admin listener bound"`, d.adminAddr)
+	d.proc.waitLine(30*time.Second, `"agent listener bound"`, d.agentAddr)
+	d.proc.waitLine(30*time.Second, `"maas-sidecar ready"`)
+}
+
+// url is an admin listener URL.
+func (d *daemon) url(path string) string { return "http://" + d.adminAddr + path }
+
+// token is the first admin token the daemon wrote in its state dir.
+func (d *daemon) token() string {
+	d.t.Helper()
+	b, err := os.ReadFile(filepath.Join(d.stateDir, "admin.token"))
+	if err != nil {
+		d.t.Fatalf("admin token: %v", err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// freeAddr returns a loopback address with a port free right now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}

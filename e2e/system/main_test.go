@@ -1,0 +1,60 @@
+//go:build e2e
+
+package system
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// bins are the binaries under test, built once per test binary.
+var bins struct {
+	dir                    string
+	daemon, agent, maassim string
+	err                    error // why they could not be built
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "maas-sidecar-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bins.dir, bins.err = dir, build(dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// build compiles the three binaries from the module root into dir.
+func build(dir string) error {
+	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+		"./daemon/cmd/maas-sidecar", "./agent/cmd/gpuaas-node-agent", "./hack/maassim")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	bins.daemon = filepath.Join(dir, "maas-sidecar")
+	bins.agent = filepath.Join(dir, "gpuaas-node-agent")
+	bins.maassim = filepath.Join(dir, "maassim")
+	return nil
+}
+
+// requireBinaries fails the test when the build failed or Vault is missing.
+func requireBinaries(t *testing.T) string {
+	t.Helper()
+	if bins.err != nil {
+		t.Fatalf("building the binaries under test: %v", bins.err)
+	}
+	vault := os.Getenv("MAAS_SIDECAR_VAULTDEV")
+	if vault == "" {
+		t.Fatal("MAAS_SIDECAR_VAULTDEV is not set: run the e2e tests with `make e2e`, which builds bin/vaultdev")
+	}
+	if _, err := os.Stat(vault); err != nil {
+		t.Fatalf("MAAS_SIDECAR_VAULTDEV: %v (run `make e2e`)", err)
+	}
+	return vault
+}

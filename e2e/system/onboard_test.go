@@ -1,0 +1,76 @@
+//go:build e2e
+
+package system
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+)
+
+// TestOnboardBatch: a batch onboarded through `onboard --csv` and
+// followed with `onboarding watch --batch` ends with every run completed,
+// every node active (its real agent enrolled over mutual TLS), one deploy
+// per machine, metrics that parse, and a daemon that stops cleanly on
+// SIGTERM.
+func TestOnboardBatch(t *testing.T) {
+	w := newWorld(t, simOptions{machines: 6, noBossEvery: 0, speed: 600})
+	hosts := hostnames(1, 2, 3, 4, 5, 6)
+	batch, _ := w.onboard(hosts...)
+	watch := w.daemon.cli("", "onboarding", "watch", "--batch", batch)
+	if watch.code != 0 || !strings.Contains(watch.stdout, "completed 6") {
+		t.Fatalf("onboarding watch --batch: %s", watch)
+	}
+	runs, nodes := w.runs(batch), w.nodes()
+	for _, h := range hosts {
+		if r := runs[h]; r.Status != "completed" || nodes[h] != "active" {
+			t.Errorf("%s: run %s at %s (%s), node %q; want completed and active", h, r.Status, r.Stage, r.Error, nodes[h])
+		}
+		if !w.sim.enrolled(h) {
+			t.Errorf("%s: its agent process never enrolled", h)
+		}
+	}
+	w.checkNoDuplicates(map[string]int{"deploy": 1})
+	checkMetrics(t, w.daemon)
+	w.daemon.proc.stop(15 * time.Second)
+	w.daemon.proc.waitLine(time.Second, `"maas-sidecar stopped"`)
+}
+
+// checkNoDuplicates fails for any machine with a side effect other than
+// want (op -> count), e.g. a second deploy or a release nobody asked for.
+func (w *world) checkNoDuplicates(want map[string]int) {
+	w.t.Helper()
+	for sid, ops := range w.sim.effects() {
+		for op, n := range ops {
+			if n != want[op] {
+				w.t.Errorf("machine %s: %d %s call(s), want %d", sid, n, op, want[op])
+			}
+		}
+	}
+}
+
+// checkMetrics scrapes /metrics and parses it as Prometheus text.
+func checkMetrics(t *testing.T, d *daemon) {
+	t.Helper()
+	resp, err := http.Get(d.url("/metrics"))
+	if err != nil {
+		t.Fatalf("GET /metrics: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: %s", resp.Status)
+	}
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v", err)
+	}
+	for _, name := range []string{"maas_sidecar_build_info", "process_start_time_seconds", "go_goroutines"} {
+		if _, ok := fams[name]; !ok {
+			t.Errorf("/metrics has no %s", name)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+//go:build e2e
+
+package system
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// vault is a real Vault server (bin/vaultdev) as a process.
+type vault struct {
+	addr, tokenFile string
+}
+
+func startVault(t *testing.T, bin string) vault {
+	t.Helper()
+	p := startProc(t, "vaultdev", nil, bin)
+	line := p.waitLine(60*time.Second, `"addr"`, `"token"`)
+	var b struct{ Addr, Token string }
+	if err := json.Unmarshal([]byte(line[strings.Index(line, "{"):]), &b); err != nil {
+		t.Fatalf("vaultdev banner %q: %v", line, err)
+	}
+	tok := filepath.Join(t.TempDir(), "vault-token")
+	if err := os.WriteFile(tok, []byte(b.Token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return vault{addr: b.Addr, tokenFile: tok}
+}
