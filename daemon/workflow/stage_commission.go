@@ -9,7 +9,8 @@ import (
 
 // commission is status-aware (seed 001 §4.3): accept a New machine and set
 // its name and BMC; skip when Ready; leave a commissioning machine alone;
-// otherwise start commissioning with SSH enabled and BMC config skipped.
+// wait for a releasing one; otherwise start commissioning with SSH enabled
+// and BMC config skipped.
 func (d Deps) commission(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	s, err := d.open(ctx, c)
 	if err != nil {
@@ -25,6 +26,9 @@ func (d Deps) commission(ctx context.Context, c *runner.Context) (runner.Outcome
 		return runner.Skip("already Ready"), nil
 	case lifecycle.MaasCommissioning, lifecycle.MaasTesting:
 		return runner.Done("already " + m.Status.String()), nil
+	case lifecycle.MaasReleasing, lifecycle.MaasDiskErasing:
+		// restart_clean's compensation released it: wait for Ready.
+		return runner.Wait(zero, MachineKey(sid)), nil
 	case lifecycle.MaasNew:
 		if err := d.identify(ctx, s, c, m); err != nil {
 			return runner.Outcome{}, err
