@@ -5,7 +5,8 @@
 //	    --speed 60 [--webhook-url URL --webhook-secret S] [--seed N] \
 //	    [--request-log FILE] [--boot-agent BIN --boot-dir DIR [--boot-agent-retry D]]
 //
-// It prints the MAAS URL and API key, then serves until SIGTERM or SIGINT.
+// It prints one MACHINE line per seeded machine (hostname, system id, BMC
+// address), the MAAS URL and API key, then serves until SIGTERM or SIGINT.
 //
 // With --request-log, every MAAS API call is appended to FILE as one JSON
 // line (method, path, op, status): end-to-end tests count deploys,

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -34,7 +35,7 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if err := seed(sim, c); err != nil {
+	if err := seed(sim, c, os.Stdout); err != nil {
 		return err
 	}
 	if c.webhookURL != "" {
@@ -50,7 +51,7 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 		h = l.wrap(sim)
 	}
 	if c.bootAgent != "" {
-		a := newAgents(c.bootAgent, c.bootDir, c.agentRetry, log.With("component", "boot"))
+		a := newAgents(c.bootAgent, c.bootDir, c.agentRetry, log)
 		sim.OnBoot(a.boot)
 		defer a.stopAll()
 	}
@@ -58,13 +59,16 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 }
 
 // seed racks the Ready machines (every noBossEvery-th one without a BOSS
-// disk) and the unenlisted hosts.
-func seed(sim *maassim.Sim, c config) error {
+// disk), printing one MACHINE line each to out, and the unenlisted hosts.
+func seed(sim *maassim.Sim, c config, out io.Writer) error {
 	for i := 0; i < c.machines; i++ {
+		host, bmc := fmt.Sprintf("gpu-%03d", i+1), fmt.Sprintf("10.15.%d.%d", i/250, i%250+1)
 		noBOSS := c.noBossEvery > 0 && i%c.noBossEvery == c.noBossEvery-1
-		if _, err := sim.AddMachine(maassim.HostSpec{NoBOSS: noBOSS}, fmt.Sprintf("gpu-%03d", i+1), maassim.StatusReady); err != nil {
+		sid, err := sim.AddMachine(maassim.HostSpec{PowerAddress: bmc, NoBOSS: noBOSS}, host, maassim.StatusReady)
+		if err != nil {
 			return err
 		}
+		fmt.Fprintf(out, "MACHINE hostname=%s system_id=%s power_address=%s boss=%t\n", host, sid, bmc, !noBOSS)
 	}
 	for i := 0; i < c.hosts; i++ {
 		sim.AddHost(maassim.HostSpec{PowerAddress: fmt.Sprintf("10.14.0.%d", i+1)})
