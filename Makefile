@@ -5,10 +5,11 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/gpuaas/maas-sidecar/daemon/buildinfo.Version=$(VERSION)
 STATE_DIR ?= .run/state
 PKGS      := ./...
+E2E_PKGS  := ./e2e/system/...
 VAULTDEV  := $(BIN)/vaultdev
 TEST_ENV  := MAAS_SIDECAR_VAULTDEV=$(abspath $(VAULTDEV))
 
-.PHONY: help build run test test-unit test-integration lint bench clean
+.PHONY: help build run test test-unit test-integration e2e lint bench clean
 
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -20,14 +21,18 @@ run: build ## Run the daemon locally with bbolt state in .run/ (Ctrl-C stops it)
 	mkdir -p $(STATE_DIR)
 	$(BIN)/maas-sidecar serve --state-dir $(STATE_DIR)
 
-test: lint test-deps $(VAULTDEV) ## Lint, install test dependencies, run every unit and integration test.
+test: lint test-deps $(VAULTDEV) ## Lint, install test dependencies, run every unit, integration and end-to-end test.
 	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)
+	$(MAKE) --no-print-directory e2e
 
 test-unit: ## Run the unit and component tests only (no external components).
 	$(GO) test -count=1 $(PKGS)
 
 test-integration: test-deps $(VAULTDEV) ## Run the tests that need real external components.
 	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)
+
+e2e: $(VAULTDEV) ## Run the end-to-end tests on the real binaries (daemon, agent, simulator, Vault as processes).
+	$(TEST_ENV) $(GO) test -count=1 -tags e2e $(E2E_PKGS)
 
 test-deps:
 	hack/install-test-deps.sh
@@ -40,7 +45,7 @@ $(VAULTDEV): hack/vaultdev/go.mod hack/vaultdev/go.sum $(wildcard hack/vaultdev/
 lint: ## gofmt and go vet (the guard-rail tests run with the suite).
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
-	$(GO) vet -tags integration $(PKGS)
+	$(GO) vet -tags integration,e2e $(PKGS)
 
 bench: ## Run the benchmarks (figures recorded in docs/benchmarks.md).
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

@@ -32,6 +32,8 @@ func startProc(t *testing.T, name string, env []string, bin string, args ...stri
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	// Its own process group, so kill reaches what it started (agents).
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}
@@ -98,14 +100,15 @@ func (p *proc) stop(timeout time.Duration) {
 	}
 }
 
-// kill sends SIGKILL and waits for the process to be gone.
+// kill sends SIGKILL to a running process and its group and waits for
+// the process to be gone.
 func (p *proc) kill() {
 	select {
 	case <-p.done:
 		return
 	default:
 	}
-	_ = p.cmd.Process.Kill()
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.done
 }
 

@@ -81,7 +81,7 @@ func (a *agents) start(b maassim.Boot) (*agentProc, error) {
 	}
 	cmd := exec.Command(a.bin, "--root", root, "--config", cfg,
 		"--state-dir", filepath.Join(root, "var/lib/gpuaas-node-agent"))
-	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = logf, logf, agentAttr()
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return nil, err
