@@ -46,10 +46,10 @@ func TestPolicyTimeoutsLandInTheirClass(t *testing.T) {
 			id := s.onboard("c12u01", "10.0.9.30")
 			h := c.class.DefaultHandling()
 			for attempt := 1; attempt <= h.MaxAttempts; attempt++ {
-				s.parkedAt(id, c.stage, attempt)
+				s.parkedAt(id, c.stage, attempt, true)
 				fc.Advance(c.after)
 				if attempt < h.MaxAttempts {
-					s.parkedAt(id, c.stage, attempt+1) // in its retry backoff
+					s.parkedAt(id, c.stage, attempt+1, false) // in its retry backoff
 					fc.Advance(time.Minute)
 				}
 			}
@@ -62,15 +62,16 @@ func TestPolicyTimeoutsLandInTheirClass(t *testing.T) {
 	}
 }
 
-// parkedAt waits until the run is parked in stage at attempt.
-func (s *site) parkedAt(id string, stage lifecycle.Stage, attempt int) {
+// parkedAt waits until the run is parked at stage and attempt: waiting
+// inside the stage (started), or in the backoff before the attempt starts.
+func (s *site) parkedAt(id string, stage lifecycle.Stage, attempt int, started bool) {
 	s.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		r := s.run(id)
 		// Parked in the journal is enough: a timer armed after the clock
 		// moved past its deadline fires at once.
-		if r.CurrentStage == stage && r.CurrentAttempt == attempt && r.WaitUntil != nil {
+		if r.CurrentStage == stage && r.CurrentAttempt == attempt && r.WaitUntil != nil && (r.StageStartedAt != nil) == started {
 			return
 		}
 		if r.Status.Failed() || r.Status.Terminal() || time.Now().After(deadline) {
