@@ -39,6 +39,10 @@ type Config struct {
 	// PollInterval is how often the daemon lists each site's machines to
 	// wake runs waiting on MAAS.
 	PollInterval time.Duration `yaml:"poll_interval"`
+	// Dev runs a simulated site inside the daemon (flag --dev only);
+	// DevIdle skips its demo batch (--dev-idle).
+	Dev     bool `yaml:"-"`
+	DevIdle bool `yaml:"-"`
 }
 
 // Agent configures the agent API and what cloud-init tells the agents.

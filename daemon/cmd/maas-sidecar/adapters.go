@@ -39,3 +39,17 @@ func openPower(cfg config.Config, log *slog.Logger) workflow.Power {
 	}
 	return bridge.Power{BMCs: c}
 }
+
+// productionAdapters are Vault (when configured) and bmclib.
+func productionAdapters(cfg config.Config, log *slog.Logger) (adapters, error) {
+	sec, vault, err := openSecrets(cfg, log)
+	if err != nil {
+		return adapters{}, err
+	}
+	ad := adapters{secrets: sec, power: openPower(cfg, log)}
+	if vault != nil {
+		ad.writer = vault
+		ad.runs = append(ad.runs, vault.Run)
+	}
+	return ad, nil
+}

@@ -24,32 +24,35 @@ type core struct {
 	runs    []func(context.Context) error
 }
 
+// adapters are the outside-world ports the core runs on: Vault, bmclib
+// and MAAS's rack URL in production, the simulated site in dev mode.
+type adapters struct {
+	secrets workflow.Secrets
+	writer  admin.Secrets // nil: credential writes answer 503
+	power   workflow.Power
+	rackURL string // "" derives it from the site's MAAS URL
+	runs    []func(context.Context) error
+}
+
 // buildCore wires the adapters (through daemon/bridge) into the runner
 // and the onboarding workflow.
-func buildCore(cfg config.Config, st daemonStore, log *slog.Logger) (*core, error) {
+func buildCore(cfg config.Config, st daemonStore, ad adapters, log *slog.Logger) (*core, error) {
 	p, err := openPKI(cfg.StateDir)
 	if err != nil {
 		return nil, err
 	}
-	sec, vault, err := openSecrets(cfg, log)
-	if err != nil {
-		return nil, err
-	}
-	c := &core{}
-	if vault != nil {
-		c.secrets = vault
-		c.runs = append(c.runs, vault.Run)
-	}
+	sec := ad.secrets
+	c := &core{secrets: ad.writer, runs: ad.runs}
 	connector := bridge.MaasConnector{Logger: log.With("component", "maas")}
-	resolver := bridge.ReseedPayloads{Sites: st, Secrets: sec, Connector: connector}
+	resolver := bridge.ReseedPayloads{Sites: st, Secrets: sec, Connector: connector, RackURL: ad.rackURL}
 	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(workflow.NodeKey(n.ID)); return nil }
 	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, log); err != nil {
 		return nil, err
 	}
-	deps := workflow.Deps{Store: st, Connector: connector, Secrets: sec, Power: openPower(cfg, log),
+	deps := workflow.Deps{Store: st, Connector: connector, Secrets: sec, Power: ad.power,
 		Bootstrap: bridge.Bootstrap{AgentAPIURL: c.agents.url, AgentPackageURL: cfg.Agent.PackageURL,
 			AgentPackageSHA: cfg.Agent.PackageSHA256, CABundlePEM: string(p.CABundlePEM()),
-			SigningPublicKey: string(p.SigningPublicKeyPEM())},
+			SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL},
 		Enrollment: bridge.Enrollment{PKI: p, Store: st},
 		Tasks:      agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()},
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }}
