@@ -18,7 +18,7 @@ var bins struct {
 }
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "maas-sidecar-e2e-")
+	dir, err := os.MkdirTemp("", "e2e-bins-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -37,9 +37,18 @@ func build(dir string) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	bins.daemon = filepath.Join(dir, "maas-sidecar")
-	bins.agent = filepath.Join(dir, "gpuaas-node-agent")
-	bins.maassim = filepath.Join(dir, "maassim")
+	// Neutral names: a developer's `pkill maas-sidecar` on the same machine
+	// must not reach the processes under test.
+	for _, b := range []struct {
+		dst      *string
+		from, to string
+	}{{&bins.daemon, "maas-sidecar", "e2e-daemon"}, {&bins.agent, "gpuaas-node-agent", "e2e-agent"},
+		{&bins.maassim, "maassim", "e2e-maassim"}} {
+		*b.dst = filepath.Join(dir, b.to)
+		if err := os.Rename(filepath.Join(dir, b.from), *b.dst); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
