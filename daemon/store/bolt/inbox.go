@@ -152,4 +152,3 @@ func (s *Store) SetFeedCursor(ctx context.Context, c lifecycle.FeedCursor) error
 		return put(b, []byte(c.SiteID), c)
 	})
 }
-
