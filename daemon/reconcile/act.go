@@ -15,17 +15,28 @@ func (r *Reconciler) act(ctx context.Context, sc siteCtx, n lifecycle.Node, o Ob
 	case ActQuarantine:
 		return r.quarantine(ctx, n, v)
 	case ActUpdateHost:
-		_, err := r.cfg.Store.UpdateNode(ctx, n.ID, func(x *lifecycle.Node) error { x.Host = v.Details["new_host"]; return nil })
-		if err == nil {
-			r.cfg.Metrics.action(ActUpdateHost)
-		}
-		return err
+		return r.updateHost(ctx, n, v)
 	case ActReseedHWSync:
 		return r.reseed(ctx, n)
 	case ActReleasePowerOff:
 		return r.cleanRetired(ctx, sc, n, o)
 	}
 	return nil
+}
+
+// updateHost follows the machine's new address; the drift heals with it.
+func (r *Reconciler) updateHost(ctx context.Context, n lifecycle.Node, v Verdict) error {
+	_, err := r.cfg.Store.UpdateNode(ctx, n.ID, func(x *lifecycle.Node) error { x.Host = v.Details["new_host"]; return nil })
+	if err != nil {
+		return err
+	}
+	r.cfg.Metrics.action(ActUpdateHost)
+	now := r.now()
+	_, err = r.cfg.Store.UpdateNodeMaasState(ctx, n.ID, func(s *lifecycle.NodeMaasState) error {
+		applyVerdict(s, Verdict{}, now)
+		return nil
+	})
+	return err
 }
 
 // quarantine moves an active or offline node to quarantined through the
