@@ -16,9 +16,15 @@ import (
 // a finished onboarding leaves them; it returns the node id and system id.
 func (s *site) activeNode(hostname string) (string, string) {
 	s.t.Helper()
-	ctx := context.Background()
 	sid, err := s.sim.AddMachine(maassim.HostSpec{}, hostname, maassim.StatusDeployed)
 	must(s.t, err)
+	return s.bind(hostname, sid), sid
+}
+
+// bind creates an active node bound to machine sid.
+func (s *site) bind(hostname, sid string) string {
+	s.t.Helper()
+	ctx := context.Background()
 	m, err := s.client.Machine(ctx, sid)
 	must(s.t, err)
 	id := "node-" + hostname
@@ -31,7 +37,7 @@ func (s *site) activeNode(hostname string) (string, string) {
 	must(s.t, err)
 	s.move(id, lifecycle.NodeEnrolling, lifecycle.NodeActive, lifecycle.ActorOnboarding, "")
 	must(s.t, s.store.TouchNodeContact(ctx, id))
-	return id, sid
+	return id
 }
 
 func (s *site) move(id string, from, to lifecycle.NodeState, a lifecycle.Actor, task string) {

@@ -20,8 +20,8 @@ type hint struct {
 }
 
 var (
-	idPattern  = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
-	sidPattern = regexp.MustCompile(`^[a-z0-9]{1,64}$`)
+	idPattern   = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+	sidPattern  = regexp.MustCompile(`^[a-z0-9]{1,64}$`)
 	sitePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 )
 
