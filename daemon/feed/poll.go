@@ -11,8 +11,8 @@ import (
 const eventsPage = 1000
 
 // PollEvents reads the site's MAAS events after its stored cursor, turns
-// them into hints, and moves the cursor past what it handled. A site seen
-// for the first time starts at MAAS's newest event: the resync covers
+// them into hints, and moves the cursor past what it handled. A site whose
+// cursor was never stored starts at MAAS's newest event: the resync covers
 // what happened before.
 func (f *Feed) PollEvents(ctx context.Context, siteID string) error {
 	m, err := f.connect(ctx, siteID)
@@ -23,7 +23,7 @@ func (f *Feed) PollEvents(ctx context.Context, siteID string) error {
 	if err != nil {
 		return err
 	}
-	if cur.EventID == 0 {
+	if cur.UpdatedAt.IsZero() {
 		newest, err := m.NewestEventID(ctx)
 		if err != nil {
 			return err

@@ -247,7 +247,8 @@ type FeedStore interface {
 	// PruneWebhooks forgets processed events received before t and
 	// returns how many it removed.
 	PruneWebhooks(ctx context.Context, before time.Time) (int, error)
-	// GetFeedCursor returns the site's cursor (EventID 0 when never set).
+	// GetFeedCursor returns the site's cursor; a zero UpdatedAt means it
+	// was never set.
 	GetFeedCursor(ctx context.Context, siteID string) (FeedCursor, error)
 	// SetFeedCursor stores the cursor; conflict when it would move back.
 	SetFeedCursor(ctx context.Context, c FeedCursor) error

@@ -113,7 +113,7 @@ func testWebhookInbox(t *testing.T, e *env) {
 func testFeedCursor(t *testing.T, e *env) {
 	c, err := e.st.GetFeedCursor(e.ctx, "s1")
 	e.must(err)
-	if c.EventID != 0 || c.SiteID != "s1" {
+	if c.EventID != 0 || c.SiteID != "s1" || !c.UpdatedAt.IsZero() {
 		t.Fatalf("fresh cursor = %+v", c)
 	}
 	e.must(e.st.SetFeedCursor(e.ctx, lifecycle.FeedCursor{SiteID: "s1", EventID: 170}))
