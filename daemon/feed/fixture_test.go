@@ -82,6 +82,17 @@ func (s *site) waitState(id string, st lifecycle.NodeState, within time.Duration
 
 // metric returns the value of the series name{labels}; 0 when absent.
 func (s *site) metric(name string, labels ...string) float64 {
+	v, _ := s.series(name, labels...)
+	return v
+}
+
+// has reports whether the series name{labels} exists.
+func (s *site) has(name string, labels ...string) bool {
+	_, ok := s.series(name, labels...)
+	return ok
+}
+
+func (s *site) series(name string, labels ...string) (float64, bool) {
 	s.t.Helper()
 	fams, err := s.reg.Gather()
 	must(s.t, err)
@@ -91,11 +102,11 @@ func (s *site) metric(name string, labels ...string) float64 {
 		}
 		for _, m := range f.GetMetric() {
 			if hasLabels(m, labels) {
-				return value(m)
+				return value(m), true
 			}
 		}
 	}
-	return 0
+	return 0, false
 }
 
 func hasLabels(m *dto.Metric, kv []string) bool {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/clock"
@@ -17,6 +18,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/daemon/metrics"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
@@ -46,11 +48,12 @@ type site struct {
 	store    *bolt.Store
 	feed     *feed.Feed
 	recon    *reconcile.Reconciler
-	reg      *prometheus.Registry
+	reg      *prometheus.Registry // the daemon's: Go, process and build info too
 	wakes    *wakeLog
 	maasURL  string
 	adminURL string
 	client   *maas.Client
+	stages   *metrics.Stages
 }
 
 func newSite(t *testing.T, o opts) *site {
@@ -60,11 +63,13 @@ func newSite(t *testing.T, o opts) *site {
 	ctx, cancel := context.WithCancel(context.Background())
 	go sim.Run(ctx)
 	msrv := httptest.NewServer(sim)
-	s := &site{t: t, sim: sim, reg: prometheus.NewRegistry(), wakes: &wakeLog{}, maasURL: msrv.URL + "/MAAS/"}
+	s := &site{t: t, sim: sim, reg: api.NewRegistry("test"), wakes: &wakeLog{}, maasURL: msrv.URL + "/MAAS/"}
+	s.stages = metrics.NewStages(s.reg)
+	commits := metrics.NewCommits(s.reg)
 	if o.clock == nil {
 		o.clock = clock.Real{}
 	}
-	s.store, err = bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Now: o.clock.Now})
+	s.store, err = bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Now: o.clock.Now, OnCommit: commits.Observe})
 	must(t, err)
 	secrets := memSecrets{lifecycle.WebhookSecretVaultPath(siteID): {"secret": hookSecret}}
 	s.createSite(secrets, o.requireHWSync)
