@@ -43,7 +43,7 @@ type opts struct {
 // admin API running on it in-process: the real MAAS client over the
 // simulator, bbolt, and the webhook emitter posting to the admin API.
 type site struct {
-	t        *testing.T
+	t        testing.TB
 	sim      *maassim.Sim
 	store    *bolt.Store
 	feed     *feed.Feed
@@ -56,7 +56,7 @@ type site struct {
 	stages   *metrics.Stages
 }
 
-func newSite(t *testing.T, o opts) *site {
+func newSite(t testing.TB, o opts) *site {
 	t.Helper()
 	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Seed: 7, TickInterval: 5 * time.Millisecond})
 	must(t, err)
