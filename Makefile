@@ -14,11 +14,11 @@ help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build the binaries into bin/.
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./daemon/cmd/maas-sidecar
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./daemon/cmd/maas-sidecar ./agent/cmd/gpuaas-node-agent ./hack/maassim
 
-run: build ## Run the daemon locally with bbolt state in .run/ (Ctrl-C stops it).
+run: build ## Run the daemon in dev mode: a simulated MAAS site and a demo batch (Ctrl-C stops it).
 	mkdir -p $(STATE_DIR)
-	$(BIN)/maas-sidecar serve --state-dir $(STATE_DIR)
+	$(BIN)/maas-sidecar serve --dev --state-dir $(STATE_DIR)
 
 test: lint test-deps $(VAULTDEV) ## Lint, install test dependencies, run every unit and integration test.
 	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)

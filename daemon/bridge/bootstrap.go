@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/cloudinit"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
@@ -28,6 +29,10 @@ var _ workflow.Bootstrap = Bootstrap{}
 
 // Render implements workflow.Bootstrap.
 func (b Bootstrap) Render(s workflow.BootstrapSpec) ([]byte, error) {
+	if b.AgentPackageURL == "" {
+		return nil, runner.Classed(lifecycle.FailSiteCapabilityMissing, lifecycle.Errorf(lifecycle.CodeConflict,
+			"bootstrap.Render", "agent.package_url is not configured: deployed machines could not install the agent"))
+	}
 	p := cloudinit.Params{
 		NodeID:     s.NodeID,
 		DeployUser: cloudinit.DeployUser{Name: s.Site.DeployUser, Password: s.DeployPassword},

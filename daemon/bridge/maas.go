@@ -75,13 +75,13 @@ func (m Maas) Machine(ctx context.Context, sid string) (workflow.Machine, error)
 
 // CreateMachine implements workflow.MAAS.
 func (m Maas) CreateMachine(ctx context.Context, hostname string, b workflow.BMCLogin) (workflow.Machine, error) {
-	x, err := m.C.CreateMachine(ctx, maas.NewMachine{Hostname: hostname, Power: ipmi(b)})
+	x, err := m.C.CreateMachine(ctx, maas.NewMachine{Hostname: hostname, Power: ipmiPower(b)})
 	return machine(x), err
 }
 
 // SetIdentity implements workflow.MAAS.
 func (m Maas) SetIdentity(ctx context.Context, sid, hostname string, b workflow.BMCLogin) error {
-	p := ipmi(b)
+	p := ipmiPower(b)
 	_, err := m.C.UpdateMachine(ctx, sid, maas.MachineUpdate{Hostname: hostname, Power: &p})
 	return err
 }
@@ -98,7 +98,7 @@ func (m Maas) Commission(ctx context.Context, sid string) error {
 	return err
 }
 
-func ipmi(b workflow.BMCLogin) maas.IPMIPower {
+func ipmiPower(b workflow.BMCLogin) maas.IPMIPower {
 	return maas.IPMIPower{Address: b.Address, User: b.User, Password: b.Pass}
 }
 

@@ -28,6 +28,54 @@ type Config struct {
 	// StoreLockTimeout bounds the wait for the store file's lock when
 	// another process holds it.
 	StoreLockTimeout time.Duration `yaml:"store_lock_timeout"`
+	// Agent is the node agents' API (mutual TLS).
+	Agent Agent `yaml:"agent"`
+	// Vault is where every secret lives; without an address the daemon
+	// runs but cannot read site credentials (onboardings fail their first
+	// stage with site_capability_missing).
+	Vault Vault `yaml:"vault"`
+	// IPMI configures direct BMC access (the PXE discovery path).
+	IPMI IPMI `yaml:"ipmi"`
+	// PollInterval is how often the daemon lists each site's machines to
+	// wake runs waiting on MAAS.
+	PollInterval time.Duration `yaml:"poll_interval"`
+	// Dev runs a simulated site inside the daemon (flag --dev only);
+	// DevIdle skips its demo batch (--dev-idle).
+	Dev     bool `yaml:"-"`
+	DevIdle bool `yaml:"-"`
+}
+
+// Agent configures the agent API and what cloud-init tells the agents.
+type Agent struct {
+	// Listen is the agent API's host:port.
+	Listen string `yaml:"listen"`
+	// URL is what deployed machines dial, e.g. https://region1.example:5291;
+	// default https://<this host's name>:<listen port>.
+	URL string `yaml:"url"`
+	// CertHosts are the DNS names and IPs in the listener's certificate;
+	// default the host of URL.
+	CertHosts []string `yaml:"cert_hosts"`
+	// PackageURL and PackageSHA256 locate the gpuaas-node-agent .deb that
+	// cloud-init installs (https, or http with the sha256).
+	PackageURL    string `yaml:"package_url"`
+	PackageSHA256 string `yaml:"package_sha256"`
+}
+
+// Vault is the Vault server and login (a token file or an AppRole).
+type Vault struct {
+	Address      string `yaml:"address"`
+	Namespace    string `yaml:"namespace"`
+	CACertFile   string `yaml:"ca_cert_file"`
+	TokenFile    string `yaml:"token_file"`
+	RoleIDFile   string `yaml:"role_id_file"`
+	SecretIDFile string `yaml:"secret_id_file"`
+}
+
+// IPMI is direct BMC access through bmclib.
+type IPMI struct {
+	Providers   []string      `yaml:"providers"`    // default [ipmitool]
+	CipherSuite string        `yaml:"cipher_suite"` // default "3"
+	Timeout     time.Duration `yaml:"timeout"`      // per attempt, default 20s
 }
 
 // Default returns the configuration used for every key the file and the
@@ -39,5 +87,7 @@ func Default() Config {
 		LogLevel:         "info",
 		ShutdownTimeout:  10 * time.Second,
 		StoreLockTimeout: 5 * time.Second,
+		Agent:            Agent{Listen: ":5291"},
+		PollInterval:     10 * time.Second,
 	}
 }

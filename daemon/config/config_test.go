@@ -32,6 +32,11 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"bad level", func(c *Config) { c.LogLevel = "loud" }, "log_level", `config: log_level: "loud" is not one of`},
 		{"zero shutdown", func(c *Config) { c.ShutdownTimeout = 0 }, "shutdown_timeout", "config: shutdown_timeout: 0s is not a positive duration"},
 		{"negative lock wait", func(c *Config) { c.StoreLockTimeout = -time.Second }, "store_lock_timeout", "store_lock_timeout: -1s"},
+		{"zero poll interval", func(c *Config) { c.PollInterval = 0 }, "poll_interval", "poll_interval: 0s"},
+		{"agent listen", func(c *Config) { c.Agent.Listen = "5291" }, "agent.listen", `agent.listen: "5291" is not host:port`},
+		{"agent url not https", func(c *Config) { c.Agent.URL = "http://region:5291" }, "agent.url", "is not an https URL"},
+		{"package url", func(c *Config) { c.Agent.PackageURL = "ftp://x/a.deb" }, "agent.package_url", "is not an http(s) URL"},
+		{"http package without digest", func(c *Config) { c.Agent.PackageURL = "http://mirror/a.deb" }, "agent.package_sha256", "required"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -28,6 +29,31 @@ func (c Config) Validate() error {
 	}
 	if err := positive(c.StoreLockTimeout); err != "" {
 		return invalid("store_lock_timeout", "%s %s", c.StoreLockTimeout, err)
+	}
+	if err := positive(c.PollInterval); err != "" {
+		return invalid("poll_interval", "%s %s", c.PollInterval, err)
+	}
+	return c.Agent.validate()
+}
+
+func (a Agent) validate() error {
+	if err := checkHostPort(a.Listen); err != nil {
+		return invalid("agent.listen", "%q is not host:port (%s)", a.Listen, err)
+	}
+	if a.URL != "" {
+		u, err := url.Parse(a.URL)
+		if err != nil || u.Scheme != "https" || u.Host == "" {
+			return invalid("agent.url", "%q is not an https URL", a.URL)
+		}
+	}
+	if a.PackageURL != "" {
+		u, err := url.Parse(a.PackageURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return invalid("agent.package_url", "%q is not an http(s) URL", a.PackageURL)
+		}
+		if u.Scheme == "http" && a.PackageSHA256 == "" {
+			return invalid("agent.package_sha256", "required when agent.package_url is plain http")
+		}
 	}
 	return nil
 }

@@ -119,6 +119,12 @@ func Classed(c lifecycle.FailureClass, err error) error {
 	return &classedError{class: c, err: err}
 }
 
+// HasClass reports whether err already carries a failure class.
+func HasClass(err error) bool {
+	var ce *classedError
+	return errors.As(err, &ce)
+}
+
 // classify picks the failure class of err for stage sd.
 func classify(sd StageDef, err error) lifecycle.FailureClass {
 	var ce *classedError

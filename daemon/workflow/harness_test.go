@@ -34,7 +34,7 @@ const apiKey = "ck-site1:tk-site1:ts-site1-secret"
 // the real MAAS client over the simulator, a bbolt store, the runner with
 // the onboarding workflow, and a poller waking parked runs.
 type site struct {
-	t       *testing.T
+	t       testing.TB
 	sim     *maassim.Sim
 	srv     *httptest.Server
 	store   *bolt.Store
@@ -51,9 +51,23 @@ type site struct {
 	queue   agentapi.Queue
 }
 
-func newSite(t *testing.T) *site {
+// siteOptions tune newSite; zero values mean the test defaults.
+type siteOptions struct {
+	speed        float64       // simulator speed (2000)
+	pollInterval time.Duration // the poller's interval (20ms)
+}
+
+func newSite(t testing.TB) *site { return newSiteWith(t, siteOptions{}) }
+
+func newSiteWith(t testing.TB, o siteOptions) *site {
 	t.Helper()
-	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: 2000, Seed: 7, TickInterval: 5 * time.Millisecond})
+	if o.speed == 0 {
+		o.speed = 2000
+	}
+	if o.pollInterval == 0 {
+		o.pollInterval = 20 * time.Millisecond
+	}
+	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: o.speed, Seed: 7, TickInterval: 5 * time.Millisecond})
 	must(t, err)
 	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{},
 		hostsUp: map[string]*simhost.Host{}}
@@ -73,7 +87,7 @@ func newSite(t *testing.T) *site {
 		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
 	done := make(chan struct{}, 2)
 	go func() { s.runner.Run(ctx); done <- struct{}{} }()
-	p := &workflow.Poller{Deps: s.deps, Sites: st.ListSites, Wake: s.runner.Wake, Interval: 20 * time.Millisecond, Logger: quiet()}
+	p := &workflow.Poller{Deps: s.deps, Sites: st.ListSites, Wake: s.runner.Wake, Interval: o.pollInterval, Logger: quiet()}
 	go func() { p.Run(ctx); done <- struct{}{} }()
 	<-s.runner.Ready()
 	t.Cleanup(func() { cancel(); <-done; <-done; s.srv.Close(); st.Close() })
@@ -175,6 +189,8 @@ type requestLog struct {
 	calls []string
 	// after, when set, runs after each call is answered (fault injection).
 	after func(call string)
+	// bmcPass is the BMC password each machine creation sent, in order.
+	bmcPass []string
 }
 
 func (l *requestLog) setAfter(f func(call string)) {
@@ -190,6 +206,9 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 			call := r.Method + " " + r.URL.Path + " " + op
 			l.mu.Lock()
 			l.calls = append(l.calls, call)
+			if r.Method == http.MethodPost && r.URL.Path == "/MAAS/api/2.0/machines/" && op == "" {
+				l.bmcPass = append(l.bmcPass, r.Form.Get("power_parameters_power_pass"))
+			}
 			after := l.after
 			l.mu.Unlock()
 			h.ServeHTTP(w, r)

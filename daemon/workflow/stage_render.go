@@ -77,8 +77,8 @@ func (d Deps) payload(ctx context.Context, c *runner.Context, n lifecycle.Node, 
 	}
 	out, err := d.Bootstrap.Render(BootstrapSpec{Site: s.site, Policy: c.Policy, NodeID: n.ID, Hostname: n.Hostname,
 		SystemID: c.Run.MaasSystemID, DeployPassword: pw["password"], EnrollmentToken: token, MachineToken: mt, RoCE: roce})
-	if err != nil {
-		return nil, runner.Classed(lifecycle.FailInputConfig, err)
+	if err != nil && !runner.HasClass(err) {
+		err = runner.Classed(lifecycle.FailInputConfig, err)
 	}
-	return out, nil
+	return out, err
 }

@@ -62,7 +62,11 @@ func (a *API) listOnboardings(r *http.Request, _ *call) (int, any, error) {
 		}
 	}
 	runs, err := a.store.ListRuns(r.Context(), f)
-	return http.StatusOK, map[string]any{"onboardings": runs}, err
+	out := map[string]any{"onboardings": runs}
+	if f.BatchID != "" && len(f.Statuses) == 0 {
+		out["batch"] = lifecycle.SummarizeRuns(runs) // the batch's aggregate status
+	}
+	return http.StatusOK, out, err
 }
 
 func jobStateList() string {

@@ -241,4 +241,9 @@ func TestGetAndListOnboardings(t *testing.T) {
 	}
 	expect(t, e.do(viewerRole, http.MethodGet, onboardings+"?status=failed", nil), 422, "status")
 	expect(t, e.do(viewerRole, http.MethodGet, onboardings+"?batch_id=nope", nil), 404, "")
+	var agg struct{ Batch *lifecycle.BatchSummary }
+	e.do(viewerRole, http.MethodGet, onboardings+"?batch_id="+bo.BatchID, nil).decode(t, &agg)
+	if agg.Batch == nil || agg.Batch.Total != 1 || agg.Batch.Status == "" {
+		t.Errorf("a batch listing carries the batch's aggregate status: %+v", agg.Batch)
+	}
 }

@@ -10,12 +10,15 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 )
 
-// adminAPI builds the admin API over the open store. The runner and the
-// Vault writer are not wired yet (their adapters are not in this build):
-// onboardings are accepted and stay pending until a runner recovers them,
-// recovery actions and credential writes answer 503.
-func adminAPI(st daemonStore, log *slog.Logger) http.Handler {
-	return admin.New(admin.Config{Store: st, Prober: maasProber{log: log}, Logger: log}).Handler()
+// adminAPI builds the admin API over the open store and the core: the
+// runner takes its onboardings and recovery actions, Vault its credential
+// writes (503 without Vault).
+func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
+	cfg := admin.Config{Store: st, Runner: c.runner, Prober: maasProber{log: log}, Logger: log}
+	if c.secrets != nil {
+		cfg.Secrets = c.secrets
+	}
+	return admin.New(cfg).Handler()
 }
 
 // maasProber checks a MAAS region with the MAAS client.

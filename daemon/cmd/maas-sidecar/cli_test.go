@@ -61,7 +61,7 @@ func TestBadInvocations(t *testing.T) {
 		{"no command", nil, 2, "usage: maas-sidecar"},
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"unknown flag", []string{"serve", "--config", empty, "--colour"}, 2, "-colour"},
-		{"dev is reserved", []string{"serve", "--config", empty, "--dev"}, 2, "--dev is reserved"},
+		{"dev-idle without dev", []string{"serve", "--config", empty, "--dev-idle"}, 2, "--dev-idle needs --dev"},
 		{"bad listen flag", []string{"serve", "--config", empty, "--admin-listen", "x"}, 1, `admin_listen: "x" is not host:port`},
 		{"unknown config key", []string{"serve", "--config", cfg("k.yaml", "colour: blue\n")}, 1, "colour: unknown key"},
 		{"bad config value", []string{"serve", "--config", cfg("v.yaml", "log_level: loud\n")}, 1, `log_level: "loud"`},
@@ -89,7 +89,7 @@ func TestSecondDaemonOnOneStateDir(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("store_lock_timeout: 200ms\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := runBinary(t, "serve", "--config", cfg, "--state-dir", state, "--admin-listen", "127.0.0.1:0")
+	code, _, stderr := runBinary(t, "serve", "--config", cfg, "--state-dir", state, "--admin-listen", "127.0.0.1:0", "--agent-listen", "127.0.0.1:0")
 	if code != 1 || !strings.Contains(stderr, "maas-sidecar stopped with an error") {
 		t.Errorf("second daemon = exit %d, stderr %q; want exit 1 with the error logged", code, stderr)
 	}

@@ -24,7 +24,9 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	stateDir := fs.String("state-dir", def.StateDir, "state `directory` (store file, admin.token), created 0700")
 	listen := fs.String("admin-listen", def.AdminListen, "admin API, probes and metrics `host:port`; port 0 picks one and logs it")
 	level := fs.String("log-level", def.LogLevel, "log `level`: debug, info, warn or error")
-	dev := fs.Bool("dev", false, "reserved for the development mode; refused until it exists")
+	agentListen := fs.String("agent-listen", def.Agent.Listen, "agent API (mutual TLS) `host:port`")
+	dev := fs.Bool("dev", false, "development mode: a simulated MAAS site, in-memory secrets and a demo batch (never in production)")
+	devIdle := fs.Bool("dev-idle", false, "with --dev: skip the demo batch")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fs.SetOutput(stderr)
@@ -37,8 +39,8 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	if fs.NArg() > 0 {
 		return config.Config{}, usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
-	if *dev {
-		return config.Config{}, usageError("--dev is reserved for the development mode, which does not exist yet")
+	if *devIdle && !*dev {
+		return config.Config{}, usageError("--dev-idle needs --dev")
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -49,6 +51,18 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	override(&cfg.StateDir, *stateDir, given["state-dir"])
 	override(&cfg.AdminListen, *listen, given["admin-listen"])
 	override(&cfg.LogLevel, *level, given["log-level"])
+	override(&cfg.Agent.Listen, *agentListen, given["agent-listen"])
+	cfg.Dev, cfg.DevIdle = *dev, *devIdle
+	if cfg.Dev && !given["agent-listen"] && cfg.Agent.Listen == def.Agent.Listen {
+		cfg.Agent.Listen = "127.0.0.1:0" // dev agents are simulated hosts on loopback
+	}
+	if cfg.Dev && !given["log-level"] && cfg.LogLevel == def.LogLevel {
+		cfg.LogLevel = "warn" // keep the terminal for the banner and the demo's progress
+	}
+	if cfg.Dev && cfg.Agent.PackageURL == "" {
+		// Simulated hosts run the agent in-process and download nothing.
+		cfg.Agent.PackageURL = "https://localhost/dev-mode/gpuaas-node-agent.deb"
+	}
 	return cfg, cfg.Validate()
 }
 

@@ -73,7 +73,7 @@ func startServe(t *testing.T, stateDir string, env []string, args ...string) *pr
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	args = append([]string{"serve", "--config", empty, "--state-dir", stateDir, "--admin-listen", "127.0.0.1:0"}, args...)
+	args = append([]string{"serve", "--config", empty, "--state-dir", stateDir, "--admin-listen", "127.0.0.1:0", "--agent-listen", "127.0.0.1:0"}, args...)
 	p := &proc{t: t, cmd: exec.Command(binary, args...), done: make(chan struct{})}
 	p.cmd.Env = cleanEnv(env...)
 	r, w, err := os.Pipe()

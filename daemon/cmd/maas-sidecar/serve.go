@@ -13,6 +13,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/buildinfo"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/sdnotify"
 )
 
@@ -21,7 +22,12 @@ import (
 // open the store and the admin token, then READY=1. On the way out:
 // /readyz says stopping, STOPPING=1, HTTP shuts down, then the store closes.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	log.Info("maas-sidecar starting", "version", buildinfo.String(), "state_dir", cfg.StateDir)
+	log.Info("maas-sidecar starting", "version", buildinfo.String(), "state_dir", cfg.StateDir, "dev", cfg.Dev)
+	if cfg.Dev {
+		if err := devmode.PrepareStateDir(cfg.StateDir, storeFile); err != nil {
+			return err
+		}
+	}
 	if err := prepareStateDir(cfg.StateDir); err != nil {
 		return err
 	}
@@ -50,13 +56,30 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		stopParts()
 		return errors.Join(err, g.Wait())
 	}
-	adminSlot.Set(adminAPI(st, log))
+	site, ad, err := pickAdapters(gctx, cfg, st, log)
+	var c *core
+	if err == nil {
+		c, err = buildCore(cfg, st, ad, log)
+	}
+	if err != nil {
+		stopParts()
+		return errors.Join(err, g.Wait(), st.Close())
+	}
+	for _, run := range c.runs {
+		g.Go(func() error { return run(gctx) })
+	}
+	adminSlot.Set(adminAPI(st, c, log))
 	check := api.CheckerFunc(st.Check)
 	ready.Serve(check)
 	notifier.Ready()
 	wd := watchdog(log, notifier, check)
 	g.Go(func() error { return wd.Run(gctx) })
 	log.Info("maas-sidecar ready")
+	if site != nil {
+		if demo := devWelcome(cfg, site, ln.Addr().String(), log); demo != nil {
+			g.Go(func() error { return demo(gctx) })
+		}
+	}
 
 	select {
 	case <-ctx.Done():
@@ -91,4 +114,14 @@ func watchdog(log *slog.Logger, n *sdnotify.Notifier, c api.Checker) *sdnotify.W
 		log.Warn("ignoring the systemd watchdog settings", "err", err)
 	}
 	return &sdnotify.Watchdog{Interval: interval, Check: c.Check, Notifier: n, Logger: log.With("component", "watchdog")}
+}
+
+// pickAdapters returns the simulated site's ports in dev mode, else the
+// production ones.
+func pickAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *slog.Logger) (*devmode.Site, adapters, error) {
+	if cfg.Dev {
+		return devAdapters(ctx, cfg, st, log)
+	}
+	ad, err := productionAdapters(cfg, log)
+	return nil, ad, err
 }

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
+	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/pki"
+)
+
+// agentListener is the agent API's TLS server and what cloud-init tells
+// the agents about it.
+type agentListener struct {
+	api    *agentapi.API
+	server *agentapi.Server
+	url    string
+}
+
+// startAgents opens the internal CA and binds the agent API listener.
+func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentapi.EnrollHook,
+	resolve agentapi.PayloadResolver, log *slog.Logger) (*agentListener, error) {
+	ln, err := net.Listen("tcp", cfg.Agent.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("agent.listen: %w", err)
+	}
+	u := agentURL(cfg, ln.Addr())
+	hosts := cfg.Agent.CertHosts
+	if len(hosts) == 0 {
+		pu, _ := url.Parse(u)
+		hosts = []string{pu.Hostname()}
+	}
+	cert, err := p.ServerCertificate(hosts)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	tc, err := agentapi.TLSConfig(cert, p.CABundlePEM())
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve,
+		Logger: log.With("component", "agentapi")})
+	srv := &agentapi.Server{Listener: ln, Handler: api.Handler(), TLS: tc, ShutdownTimeout: cfg.ShutdownTimeout,
+		Logger: log.With("component", "agentapi")}
+	log.Info("agent listener bound", "addr", ln.Addr().String(), "url", u)
+	return &agentListener{api: api, server: srv, url: u}, nil
+}
+
+// agentURL is agent.url, or https://<hostname>:<bound port>.
+func agentURL(cfg config.Config, addr net.Addr) string {
+	if cfg.Agent.URL != "" {
+		return cfg.Agent.URL
+	}
+	host, _ := os.Hostname()
+	_, port, _ := net.SplitHostPort(addr.String())
+	return "https://" + net.JoinHostPort(host, port)
+}
+
+// openPKI opens (or creates at first start) the internal CA and the
+// task-signing key under the state directory.
+func openPKI(stateDir string) (*pki.PKI, error) {
+	return pki.Open(pki.Options{Dir: filepath.Join(stateDir, "pki")})
+}
+
+// run serves the agent API until ctx ends.
+func (a *agentListener) run(ctx context.Context) error { return a.server.Run(ctx) }

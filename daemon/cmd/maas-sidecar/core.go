@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
+	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+)
+
+// core is the daemon's engine: the runner driving the workflows, the
+// agent API, and the poller that wakes runs waiting on MAAS.
+type core struct {
+	runner  *runner.Runner
+	agents  *agentListener
+	poller  *workflow.Poller
+	secrets admin.Secrets // nil without Vault
+	runs    []func(context.Context) error
+}
+
+// adapters are the outside-world ports the core runs on: Vault, bmclib
+// and MAAS's rack URL in production, the simulated site in dev mode.
+type adapters struct {
+	secrets workflow.Secrets
+	writer  admin.Secrets // nil: credential writes answer 503
+	power   workflow.Power
+	rackURL string // "" derives it from the site's MAAS URL
+	runs    []func(context.Context) error
+}
+
+// buildCore wires the adapters (through daemon/bridge) into the runner
+// and the onboarding workflow.
+func buildCore(cfg config.Config, st daemonStore, ad adapters, log *slog.Logger) (*core, error) {
+	p, err := openPKI(cfg.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	sec := ad.secrets
+	c := &core{secrets: ad.writer, runs: ad.runs}
+	connector := bridge.MaasConnector{Logger: log.With("component", "maas")}
+	resolver := bridge.ReseedPayloads{Sites: st, Secrets: sec, Connector: connector, RackURL: ad.rackURL}
+	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(workflow.NodeKey(n.ID)); return nil }
+	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, log); err != nil {
+		return nil, err
+	}
+	deps := workflow.Deps{Store: st, Connector: connector, Secrets: sec, Power: ad.power,
+		Bootstrap: bridge.Bootstrap{AgentAPIURL: c.agents.url, AgentPackageURL: cfg.Agent.PackageURL,
+			AgentPackageSHA: cfg.Agent.PackageSHA256, CABundlePEM: string(p.CABundlePEM()),
+			SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL},
+		Enrollment: bridge.Enrollment{PKI: p, Store: st},
+		Tasks:      agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()},
+		NewID:      func() (string, error) { return lifecycle.NewID(nil) }}
+	host, _ := os.Hostname()
+	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: host,
+		Defs: func(lifecycle.Run) (*runner.Def, error) { return deps.Onboarding(), nil }})
+	c.poller = &workflow.Poller{Deps: deps, Sites: st.ListSites, Wake: c.runner.Wake, Interval: cfg.PollInterval,
+		Logger: log.With("component", "poller")}
+	c.runs = append(c.runs, c.runner.Run, c.agents.run, c.poller.Run)
+	return c, nil
+}

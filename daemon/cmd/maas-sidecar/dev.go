@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/devmode"
+)
+
+// devAdapters starts the simulated site and gives the core its ports.
+func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *slog.Logger) (*devmode.Site, adapters, error) {
+	site, err := devmode.Start(ctx, devmode.Options{StateDir: cfg.StateDir, Logger: log})
+	if err != nil {
+		return nil, adapters{}, err
+	}
+	if err := site.Seed(ctx, st); err != nil {
+		return nil, adapters{}, err
+	}
+	site.BootHosts(ctx)
+	return site, adapters{secrets: site.Secrets, writer: site.Secrets, power: bridge.Power{BMCs: site.BMCs},
+		rackURL: strings.TrimSuffix(site.URL, "/")}, nil
+}
+
+// devWelcome prints the banner and returns the demo batch to run (nil
+// with --dev-idle). A failed demo is reported, never fatal.
+func devWelcome(cfg config.Config, site *devmode.Site, adminAddr string, log *slog.Logger) func(context.Context) error {
+	site.Banner(os.Stdout, adminAddr, cfg.StateDir)
+	if cfg.DevIdle {
+		return nil
+	}
+	return func(ctx context.Context) error {
+		if err := site.Demo(ctx, os.Stdout, adminAddr, cfg.StateDir); err != nil && ctx.Err() == nil {
+			log.Error("demo batch", "err", err)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,10 @@
+// Package devmode is `maas-sidecar serve --dev`: a whole simulated GPU
+// site inside the daemon so a newcomer can watch it work with nothing
+// installed. It runs the MAAS simulator on loopback with hosts behind
+// simulated BMCs, keeps secrets in memory, creates the site and its
+// policy, and boots every machine MAAS deploys as a simulated host that
+// runs the real node agent from the cloud-init the daemon rendered.
+//
+// Nothing here is used outside dev mode; the in-memory secret backend
+// refuses to exist otherwise.
+package devmode

@@ -1,0 +1,60 @@
+package devmode
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/e2e/simhost"
+)
+
+// SiteStore is what seeding needs of the store.
+type SiteStore interface {
+	CreateSite(ctx context.Context, s lifecycle.Site, p lifecycle.SitePolicy) error
+}
+
+// Seed creates the dev site, its policy and its secrets: the simulator's
+// API key, the BMC credentials and the deploy password, in memory at the
+// site's usual Vault paths.
+func (s *Site) Seed(ctx context.Context, st SiteStore) error {
+	site := lifecycle.Site{ID: SiteID, Name: "dev-maas", RegionCode: "dev", APIBaseURL: s.URL,
+		PXEIface: "ens19", PXEVLANVID: 0, NodePXEIface: "eno8303", DistroSeries: "gpuaas-ubuntu-2204"}.WithDefaults()
+	p := lifecycle.DefaultSitePolicy(SiteID)
+	p.BatchMaxParallel = 8
+	p.HardwareSyncInterval = "5m"
+	if err := st.CreateSite(ctx, site, p); err != nil {
+		return err
+	}
+	for path, v := range map[string]map[string]string{
+		site.APITokenVaultPath:          {"token": s.apiKey},
+		site.DefaultPowerCredsVaultPath: {"user": "root", "pass": "dev-bmc-password"},
+		site.DeployPasswordVaultPath:    {"password": "dev-deploy-password"},
+	} {
+		if err := s.Secrets.Write(ctx, path, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BootHosts makes every machine MAAS deploys boot as a simulated host
+// running the real agent, under <state-dir>/hosts/<hostname>.
+func (s *Site) BootHosts(ctx context.Context) {
+	s.Sim.OnBoot(func(b maassim.Boot) {
+		root := filepath.Join(s.dir, b.Hostname)
+		if err := os.RemoveAll(root); err != nil { // a redeploy gets a fresh disk
+			s.log.Error("simulated host did not boot", "host", b.Hostname, "err", err)
+			return
+		}
+		_, err := simhost.Boot(ctx, root, b.UserData, simhost.Options{PollTimeout: 20 * time.Second,
+			RetryInitial: 200 * time.Millisecond, RetryMax: 5 * time.Second, Logger: s.log.With("component", "agent", "host", b.Hostname)})
+		if err != nil {
+			s.log.Error("simulated host did not boot", "host", b.Hostname, "err", err)
+			return
+		}
+		s.log.Info("simulated host booted; its agent is starting", "host", b.Hostname, "root", root)
+	})
+}
