@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -43,11 +44,16 @@ func BenchmarkWebhookIngest(b *testing.B) {
 			t0 := time.Now()
 			resp, err := client.Do(req)
 			d := time.Since(t0)
-			if err != nil || resp.StatusCode != http.StatusAccepted {
-				b.Errorf("webhook: %v %v", err, resp)
+			if err != nil {
+				b.Errorf("webhook: %v", err)
 				return
 			}
+			msg, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
+			if resp.StatusCode != http.StatusAccepted {
+				b.Errorf("webhook: %d %s", resp.StatusCode, msg)
+				return
+			}
 			mu.Lock()
 			lat = append(lat, d)
 			mu.Unlock()
@@ -55,6 +61,9 @@ func BenchmarkWebhookIngest(b *testing.B) {
 	})
 	elapsed := time.Since(start)
 	b.StopTimer()
+	if len(lat) == 0 {
+		b.Fatal("no webhook was accepted")
+	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "events/s")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99_ack_ms")
