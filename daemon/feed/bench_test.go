@@ -85,7 +85,7 @@ func BenchmarkReconcilePass5000(b *testing.B) {
 	st, err := bolt.Open(path, bolt.Options{})
 	must(b, err)
 	defer st.Close()
-	secrets := memSecrets{"kv/maas-sites/"+siteID+"/api-token": {"token": apiKey}}
+	secrets := memSecrets{"kv/maas-sites/" + siteID + "/api-token": {"token": apiKey}}
 	sm := bridge.SiteMaas{Secrets: secrets}
 	site, err := st.GetSite(context.Background(), siteID)
 	must(b, err)
