@@ -108,3 +108,14 @@ func (s session) machine(ctx context.Context, c *runner.Context) (Machine, error
 func observe(c *runner.Context, m Machine) {
 	c.Observe(lifecycle.ObservedMaas{Status: m.Status.String(), PowerState: m.PowerState, IPs: m.IPs})
 }
+
+// refresh opens the site's MAAS and re-reads the run's machine: what every
+// stage does before it acts (seed 001 §4.10, refresh observed state first).
+func (d Deps) refresh(ctx context.Context, c *runner.Context) (session, Machine, error) {
+	s, err := d.open(ctx, c)
+	if err != nil {
+		return s, Machine{}, err
+	}
+	m, err := s.machine(ctx, c)
+	return s, m, err
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
 	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
@@ -55,6 +56,9 @@ type site struct {
 type siteOptions struct {
 	speed        float64       // simulator speed (2000)
 	pollInterval time.Duration // the poller's interval (20ms)
+	// clock, when set, is the runner's clock: tests move it past policy
+	// timeouts (the simulator keeps real time).
+	clock *clock.Fake
 }
 
 func newSite(t testing.TB) *site { return newSiteWith(t, siteOptions{}) }
@@ -82,9 +86,13 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	s.deps = workflow.Deps{Store: st, Connector: bridge.MaasConnector{}, Secrets: s.secrets,
 		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st}, Tasks: storeTasks{st},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
-	s.runner = runner.New(runner.Options{Store: st, Holder: "test", Logger: quiet(),
+	ro := runner.Options{Store: st, Holder: "test", Logger: quiet(),
 		Defs:    func(lifecycle.Run) (*runner.Def, error) { return s.deps.Onboarding(), nil },
-		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
+		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}
+	if o.clock != nil {
+		ro.Clock = o.clock
+	}
+	s.runner = runner.New(ro)
 	done := make(chan struct{}, 2)
 	go func() { s.runner.Run(ctx); done <- struct{}{} }()
 	p := &workflow.Poller{Deps: s.deps, Sites: st.ListSites, Wake: s.runner.Wake, Interval: o.pollInterval, Logger: quiet()}

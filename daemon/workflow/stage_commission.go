@@ -11,11 +11,7 @@ import (
 // its name and BMC; skip when Ready; leave a commissioning machine alone;
 // otherwise start commissioning with SSH enabled and BMC config skipped.
 func (d Deps) commission(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
@@ -55,11 +51,7 @@ func (d Deps) identify(ctx context.Context, s session, c *runner.Context, m Mach
 // waitForReady parks until MAAS reports Ready, failing at once on a failed
 // commissioning or test.
 func (d Deps) waitForReady(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	_, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

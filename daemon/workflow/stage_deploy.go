@@ -13,11 +13,7 @@ import (
 // Deploying or Deployed is adopted; only a Ready or Allocated machine is
 // deployed, with a fresh enrollment token in a freshly rendered payload.
 func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
@@ -59,11 +55,7 @@ func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, er
 // waitForDeployed parks until Deployed; a failed deployment routes to the
 // classification stage instead of failing the run.
 func (d Deps) waitForDeployed(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	_, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

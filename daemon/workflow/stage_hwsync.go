@@ -16,11 +16,7 @@ func (d Deps) ensureHardwareSync(ctx context.Context, c *runner.Context) (runner
 	if !c.Policy.RequireHWSync {
 		return runner.Skip("hardware sync not required by site policy"), nil
 	}
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
@@ -47,11 +43,7 @@ func (d Deps) waitForHardwareSync(ctx context.Context, c *runner.Context) (runne
 	if !c.Policy.RequireHWSync {
 		return runner.Skip("hardware sync not required by site policy"), nil
 	}
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

@@ -12,11 +12,7 @@ import (
 // With strict_pxe_preflight a PXE interface that cannot be fixed stops the
 // run for a human.
 func (d Deps) ensurePXEAuto(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

@@ -44,11 +44,7 @@ func (d Deps) classifyDeployFailure(ctx context.Context, c *runner.Context) (run
 // recoverForDatasourceRetry aborts or releases the machine back to Ready,
 // waits for it, then re-enters the deploy once more.
 func (d Deps) recoverForDatasourceRetry(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

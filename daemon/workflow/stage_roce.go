@@ -24,11 +24,7 @@ func (d Deps) applyRoCE(ctx context.Context, c *runner.Context) (runner.Outcome,
 	if len(items) == 0 {
 		return runner.Skip("no RoCE assignments for this host"), nil
 	}
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

@@ -16,11 +16,7 @@ var bossPattern = regexp.MustCompile(`(?i)boss|boot optimized|m\.2`)
 // configureStorage sets the BOSS disk as boot disk and applies the flat
 // layout on it; no BOSS disk is a hardware mismatch.
 func (d Deps) configureStorage(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	m, err := s.machine(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
