@@ -21,4 +21,3 @@ func decode(r *http.Request, op string, v any) error {
 	r.Body = http.MaxBytesReader(nil, r.Body, maxBody)
 	return problem.Decode(r, op, v)
 }
-
