@@ -14,11 +14,13 @@ import (
 type MaasConnector struct {
 	Logger *slog.Logger
 	Now    func() time.Time // the clock OAuth timestamps use
+	// Metrics counts MAAS requests by op; nil for none.
+	Metrics *maas.Metrics
 }
 
 // Connect implements workflow.Connector.
 func (mc MaasConnector) Connect(baseURL, apiKey string) (workflow.MAAS, error) {
-	c, err := maas.New(maas.Config{BaseURL: baseURL, APIKey: apiKey, Logger: mc.Logger, Now: mc.Now})
+	c, err := maas.New(maas.Config{BaseURL: baseURL, APIKey: apiKey, Logger: mc.Logger, Now: mc.Now, Metrics: mc.Metrics})
 	if err != nil {
 		return nil, err
 	}

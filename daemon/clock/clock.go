@@ -2,7 +2,10 @@
 // that tests move by hand, firing timers deterministically.
 package clock
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Clock tells time and schedules callbacks.
 type Clock interface {
@@ -25,3 +28,16 @@ func (Real) Now() time.Time { return time.Now() }
 
 // AfterFunc wraps time.AfterFunc.
 func (Real) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// Sleep waits d on c; it returns false when ctx ended first.
+func Sleep(ctx context.Context, c Clock, d time.Duration) bool {
+	ch := make(chan struct{})
+	t := c.AfterFunc(d, func() { close(ch) })
+	select {
+	case <-ctx.Done():
+		t.Stop()
+		return false
+	case <-ch:
+		return true
+	}
+}

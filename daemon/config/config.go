@@ -36,8 +36,8 @@ type Config struct {
 	Vault Vault `yaml:"vault"`
 	// IPMI configures direct BMC access (the PXE discovery path).
 	IPMI IPMI `yaml:"ipmi"`
-	// PollInterval is how often the daemon lists each site's machines to
-	// wake runs waiting on MAAS.
+	// PollInterval is how often the change feed reads each site's MAAS
+	// events cursor (webhooks come at once; a full resync runs every 5m).
 	PollInterval time.Duration `yaml:"poll_interval"`
 	// Dev runs a simulated site inside the daemon (flag --dev only);
 	// DevIdle skips its demo batch (--dev-idle).

@@ -29,9 +29,10 @@ func (s *Site) Seed(ctx context.Context, st SiteStore) error {
 		return err
 	}
 	for path, v := range map[string]map[string]string{
-		site.APITokenVaultPath:          {"token": s.apiKey},
-		site.DefaultPowerCredsVaultPath: {"user": "root", "pass": "dev-bmc-password"},
-		site.DeployPasswordVaultPath:    {"password": "dev-deploy-password"},
+		lifecycle.WebhookSecretVaultPath(SiteID): {"secret": s.webhookSecret},
+		site.APITokenVaultPath:                   {"token": s.apiKey},
+		site.DefaultPowerCredsVaultPath:          {"user": "root", "pass": "dev-bmc-password"},
+		site.DeployPasswordVaultPath:             {"password": "dev-deploy-password"},
 	} {
 		if err := s.Secrets.Write(ctx, path, v); err != nil {
 			return err
@@ -57,4 +58,11 @@ func (s *Site) BootHosts(ctx context.Context) {
 		}
 		s.log.Info("simulated host booted; its agent is starting", "host", b.Hostname, "root", root)
 	})
+}
+
+// SendWebhooks points the simulator's webhook emitter at the daemon's
+// webhook route on the admin listener, signed with the site's secret.
+func (s *Site) SendWebhooks(adminAddr string) {
+	url := "http://" + adminAddr + "/api/v1/webhooks/maas?site_id=" + SiteID
+	s.Sim.SetWebhooks([]maassim.WebhookTarget{{URL: url, Secret: s.webhookSecret}}, maassim.WebhookFaults{})
 }

@@ -33,14 +33,15 @@ type Options struct {
 
 // Site is the running simulated site.
 type Site struct {
-	Sim     *maassim.Sim
-	URL     string // MAAS base URL, http://127.0.0.1:port/MAAS/
-	Secrets *secrets.Memory
-	BMCs    Fleet
-	Hosts   []Host
-	apiKey  string
-	dir     string
-	log     *slog.Logger
+	Sim           *maassim.Sim
+	URL           string // MAAS base URL, http://127.0.0.1:port/MAAS/
+	Secrets       *secrets.Memory
+	BMCs          Fleet
+	Hosts         []Host
+	apiKey        string
+	webhookSecret string
+	dir           string
+	log           *slog.Logger
 }
 
 // Start runs the simulator until ctx ends.
@@ -70,7 +71,7 @@ func Start(ctx context.Context, o Options) (*Site, error) {
 		return nil, err
 	}
 	s := &Site{Sim: sim, URL: "http://" + ln.Addr().String() + "/MAAS/", Secrets: mem, BMCs: Fleet{},
-		apiKey: key, dir: filepath.Join(o.StateDir, "hosts"), log: o.Logger}
+		apiKey: key, webhookSecret: randomKey(), dir: filepath.Join(o.StateDir, "hosts"), log: o.Logger}
 	for i := 1; i <= o.Hosts; i++ {
 		h := Host{Hostname: fmt.Sprintf("gpu%02d", i), IPMI: fmt.Sprintf("10.10.0.%d", i)}
 		s.BMCs[h.IPMI] = sim.AddHost(maassim.HostSpec{PowerAddress: h.IPMI})

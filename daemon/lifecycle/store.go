@@ -20,6 +20,8 @@ type Store interface {
 	TaskStore
 	EnrollmentStore
 	SiteConfigStore
+	MaasStateStore
+	FeedStore
 	// Close releases the backend. Calls after Close return unavailable.
 	Close() error
 }
@@ -215,4 +217,39 @@ type SiteConfigStore interface {
 	// Submit creates the submission's runs and batch atomically.
 	Submit(ctx context.Context, s Submission) (SubmissionResult, error)
 	GetBatch(ctx context.Context, id string) (Batch, error)
+}
+
+// MaasStateStore keeps the observed MAAS layer and drift record per node.
+type MaasStateStore interface {
+	// UpdateNodeMaasState applies fn to the node's record (a fresh one
+	// with the node's site and MAAS system id when none exists) and saves
+	// it; not_found when the node does not exist. The node id and site
+	// cannot change.
+	UpdateNodeMaasState(ctx context.Context, nodeID string, fn func(*NodeMaasState) error) (NodeMaasState, error)
+	// GetNodeMaasState returns the record; not_found when none exists.
+	GetNodeMaasState(ctx context.Context, nodeID string) (NodeMaasState, error)
+	// ListNodeMaasStates returns matching records ordered by node id.
+	ListNodeMaasStates(ctx context.Context, f MaasStateFilter) ([]NodeMaasState, error)
+}
+
+// FeedStore keeps the webhook inbox and the per-site events cursors.
+type FeedStore interface {
+	// IngestWebhooks stores evs in one transaction (group commit),
+	// assigning Seq and ReceivedAt. An event whose (site, id) was seen
+	// before is not stored again: dup[i] is true for it. Invalid when an
+	// event has no site, id or system id.
+	IngestWebhooks(ctx context.Context, evs []WebhookEvent) (dup []bool, err error)
+	// PendingWebhooks returns up to limit unprocessed events in Seq order.
+	PendingWebhooks(ctx context.Context, limit int) ([]WebhookEvent, error)
+	// AckWebhooks marks events processed by Seq; acking twice succeeds.
+	// Their ids stay known for deduplication until pruned.
+	AckWebhooks(ctx context.Context, seqs []uint64) error
+	// PruneWebhooks forgets processed events received before t and
+	// returns how many it removed.
+	PruneWebhooks(ctx context.Context, before time.Time) (int, error)
+	// GetFeedCursor returns the site's cursor; a zero UpdatedAt means it
+	// was never set.
+	GetFeedCursor(ctx context.Context, siteID string) (FeedCursor, error)
+	// SetFeedCursor stores the cursor; conflict when it would move back.
+	SetFeedCursor(ctx context.Context, c FeedCursor) error
 }

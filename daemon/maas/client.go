@@ -29,6 +29,8 @@ type Config struct {
 	ReadRetries int
 	// RetryBackoff is the first retry's delay, doubled each time (default 250ms).
 	RetryBackoff time.Duration
+	// Metrics counts requests and errors by op; nil counts nothing.
+	Metrics *Metrics
 }
 
 // Client talks to one MAAS region. It is safe for concurrent use.
@@ -41,6 +43,7 @@ type Client struct {
 	rnd     io.Reader
 	retries int
 	backoff time.Duration
+	metrics *Metrics
 }
 
 // New validates cfg and returns a Client. It makes no request.
@@ -58,7 +61,7 @@ func New(cfg Config) (*Client, error) {
 		u.Path += "/"
 	}
 	c := &Client{api: u.JoinPath("api", "2.0"), key: key, http: cfg.HTTPClient, log: cfg.Logger,
-		now: cfg.Now, rnd: cfg.Rand, retries: cfg.ReadRetries, backoff: cfg.RetryBackoff}
+		now: cfg.Now, rnd: cfg.Rand, retries: cfg.ReadRetries, backoff: cfg.RetryBackoff, metrics: cfg.Metrics}
 	c.api.Path += "/"
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}

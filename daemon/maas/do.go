@@ -38,6 +38,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		}
 		var body []byte
 		body, err = c.once(ctx, r)
+		c.metrics.done(r, err)
 		if err == nil {
 			return decode(r.op, body, out)
 		}

@@ -26,6 +26,8 @@ type harness struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	n      int
+	// observe, when set before start, receives the stage observations.
+	observe func(StageObservation)
 }
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -58,7 +60,7 @@ func (h *harness) start() {
 	h.t.Helper()
 	h.runner = New(Options{Store: h.store, Defs: func(lifecycle.Run) (*Def, error) { return h.def, nil },
 		Clock: h.clock, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Holder: "daemon-a",
-		Backoff: time.Second, MaxBackoff: 8 * time.Second})
+		Backoff: time.Second, MaxBackoff: 8 * time.Second, Observe: h.observe})
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel, h.done = cancel, make(chan struct{})
 	go func() { h.runner.Run(ctx); close(h.done) }()

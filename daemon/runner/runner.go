@@ -33,6 +33,10 @@ type Options struct {
 	// MaxBackoff, with ±20% jitter from Jitter (0..1).
 	Backoff, MaxBackoff time.Duration
 	Jitter              func() float64
+	// Observe, when set, is told about every stage attempt that ended
+	// (succeeded, skipped or failed) after its journal write committed.
+	// It must not block; it cannot change what the runner does.
+	Observe func(StageObservation)
 }
 
 // Runner drives runs. Create with New, start with Run.

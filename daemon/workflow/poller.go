@@ -12,8 +12,9 @@ import (
 // Poller is the site-wide fallback that wakes parked runs: every Interval
 // it lists each site's machines once and wakes MachineKey for every
 // machine whose observable state changed, and SiteKey when a machine
-// appeared. Runs never poll MAAS themselves; the change feed replaces
-// this with webhooks and the events cursor.
+// appeared. Runs never poll MAAS themselves. The daemon runs daemon/feed
+// instead (webhooks, events cursor, resync); Poller stays as the simple
+// in-process waker of the workflow tests.
 type Poller struct {
 	Deps     Deps
 	Sites    func(ctx context.Context) ([]lifecycle.Site, error)

@@ -47,7 +47,7 @@ func (d Deps) waitForHardwareSync(ctx context.Context, c *runner.Context) (runne
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	if syncHealthy(m, c.Now()) {
+	if SyncHealthy(m, c.Now()) {
 		c.Detail("last_sync", m.LastSync.Format(time.RFC3339))
 		return runner.Done("hardware sync healthy"), nil
 	}
@@ -57,9 +57,10 @@ func (d Deps) waitForHardwareSync(ctx context.Context, c *runner.Context) (runne
 	return runner.Wait(c.Now().Add(d.recheck()), MachineKey(m.SystemID), NodeKey(c.Run.NodeID)), nil
 }
 
-// syncHealthy: last_sync and next_sync populated and last_sync no older
-// than 1.5 intervals (MAAS's own health rule).
-func syncHealthy(m Machine, now time.Time) bool {
+// SyncHealthy reports whether hardware sync is healthy: last_sync and
+// next_sync populated and last_sync no older than 1.5 intervals (MAAS's
+// own health rule).
+func SyncHealthy(m Machine, now time.Time) bool {
 	if m.LastSync == nil || m.NextSync == nil {
 		return false
 	}

@@ -19,6 +19,8 @@ type API struct {
 	runner  Runner
 	secrets Secrets
 	prober  Prober
+	recon   Reconciliation
+	hooks   Webhooks
 	log     *slog.Logger
 	now     func() time.Time
 	rand    io.Reader
@@ -28,7 +30,7 @@ type API struct {
 // New returns the admin API over c's dependencies.
 func New(c Config) *API {
 	c = c.withDefaults()
-	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober,
+	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks,
 		log: c.Logger.With("component", "admin_api"), now: c.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout}
 }
@@ -58,6 +60,7 @@ func (a *API) Register(r *mux.Router) {
 		r.Handle(rt.path, a.wrap(rt)).Methods(rt.method)
 	}
 	r.HandleFunc(OpenAPIPath, serveOpenAPI).Methods(http.MethodGet)
+	r.Handle(WebhookPath, http.HandlerFunc(a.webhook)).Methods(http.MethodPost)
 }
 
 // Handler returns a router serving only the admin API.

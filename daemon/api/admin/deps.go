@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
@@ -17,6 +18,7 @@ type Store interface {
 	lifecycle.SiteConfigStore
 	lifecycle.AuditStore
 	lifecycle.TokenStore
+	lifecycle.MaasStateStore
 	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
 	ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error)
 	GetRun(ctx context.Context, id string) (lifecycle.Run, error)
@@ -53,6 +55,21 @@ type Prober interface {
 	Probe(ctx context.Context, baseURL, apiKey string) (MAASInfo, error)
 }
 
+// Reconciliation runs an immediate full resync and reconciliation of a
+// site (daemon/feed satisfies it). Errors: not_found for an unknown site,
+// unavailable when MAAS or Vault cannot be reached.
+type Reconciliation interface {
+	Resync(ctx context.Context, siteID string) (reconcile.Report, error)
+}
+
+// Webhooks is the MAAS webhook receiver's logic (daemon/feed satisfies
+// it): Receive verifies and durably stores one webhook; Rejected counts
+// one refused before it (too large, no site).
+type Webhooks interface {
+	Receive(ctx context.Context, siteID, signature string, body []byte) error
+	Rejected(reason string)
+}
+
 // Config builds the admin API. Store is required; a nil Runner accepts
 // onboardings that wait until a runner is wired, and answers recovery
 // actions with 503; nil Secrets or Prober answer credential routes with 503.
@@ -61,9 +78,12 @@ type Config struct {
 	Runner  Runner
 	Secrets Secrets
 	Prober  Prober
-	Logger  *slog.Logger
-	Now     func() time.Time
-	Rand    io.Reader // ids, tokens and request ids
+	// Reconciliation and Webhooks answer 503 while nil.
+	Reconciliation Reconciliation
+	Webhooks       Webhooks
+	Logger         *slog.Logger
+	Now            func() time.Time
+	Rand           io.Reader // ids, tokens and request ids
 	// ProbeTimeout bounds one MAAS probe (10s).
 	ProbeTimeout time.Duration
 }
@@ -89,6 +109,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Prober == nil {
 		c.Prober = noProber{}
+	}
+	if c.Reconciliation == nil {
+		c.Reconciliation = noReconciliation{}
+	}
+	if c.Webhooks == nil {
+		c.Webhooks = noWebhooks{}
 	}
 	return c
 }

@@ -39,12 +39,13 @@ type env struct {
 	logs    *syncBuffer
 	tokens  map[lifecycle.Role]string
 	answers syncBuffer // every response body, for the secret search
+	recon   *fakeRecon
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "s.db"), secrets: &fakeSecrets{data: map[string]map[string]string{}},
-		logs: &syncBuffer{}, tokens: map[lifecycle.Role]string{}}
+		logs: &syncBuffer{}, tokens: map[lifecycle.Role]string{}, recon: &fakeRecon{}}
 	st, err := bolt.Open(e.path, bolt.Options{Logger: slog.New(slog.DiscardHandler)})
 	e.must(err)
 	e.store = st
@@ -57,7 +58,7 @@ func newEnv(t *testing.T) *env {
 	<-run.Ready()
 	t.Cleanup(func() { cancel(); <-done; st.Close() })
 	e.startMAAS()
-	api := admin.New(admin.Config{Store: st, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log,
+	api := admin.New(admin.Config{Store: st, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
 		ProbeTimeout: 2 * time.Second})
 	e.handler = api.Handler()
 	e.seedTokens()

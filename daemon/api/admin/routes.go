@@ -44,6 +44,10 @@ func (a *API) routes() []route {
 		{http.MethodGet, Prefix + "/tokens", admin, a.listTokens},
 		{http.MethodDelete, Prefix + "/tokens/{id}", admin, a.revokeToken},
 		{http.MethodGet, Prefix + "/audit", viewer, a.listAudit},
+		{http.MethodGet, Prefix + "/reconciliation/status", viewer, a.reconciliationStatus},
+		{http.MethodGet, Prefix + "/reconciliation/drift", viewer, a.listDrift},
+		{http.MethodPost, Prefix + "/reconciliation/drift/{node_id}/resolve", operator, a.resolveDrift},
+		{http.MethodPost, Prefix + "/reconciliation/run", operator, a.runReconciliation},
 	}
 	for _, p := range recoveryOrder {
 		rs = append(rs, route{http.MethodPost, Prefix + "/onboardings/{id}/" + p, operator, a.recovery(RecoveryPaths[p])})

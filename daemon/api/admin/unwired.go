@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
@@ -31,6 +32,19 @@ type noProber struct{}
 func (noProber) Probe(context.Context, string, string) (MAASInfo, error) {
 	return MAASInfo{}, unwired("MAAS")
 }
+
+type noReconciliation struct{}
+
+func (noReconciliation) Resync(context.Context, string) (reconcile.Report, error) {
+	return reconcile.Report{}, unwired("the change feed")
+}
+
+type noWebhooks struct{}
+
+func (noWebhooks) Receive(context.Context, string, string, []byte) error {
+	return unwired("the change feed")
+}
+func (noWebhooks) Rejected(string) {}
 
 func unwired(what string) error {
 	return lifecycle.Errorf(lifecycle.CodeUnavailable, "admin", "%s access is not configured in this daemon", what)

@@ -7,19 +7,27 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
+	"github.com/gpuaas/maas-sidecar/daemon/metrics"
+	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
 // core is the daemon's engine: the runner driving the workflows, the
-// agent API, and the poller that wakes runs waiting on MAAS.
+// agent API, the change feed that wakes runs waiting on MAAS, and the
+// reconciler that keeps the inventory honest against MAAS.
 type core struct {
 	runner  *runner.Runner
 	agents  *agentListener
-	poller  *workflow.Poller
+	feed    *feed.Feed
 	secrets admin.Secrets // nil without Vault
 	runs    []func(context.Context) error
 }
@@ -35,15 +43,17 @@ type adapters struct {
 }
 
 // buildCore wires the adapters (through daemon/bridge) into the runner
-// and the onboarding workflow.
-func buildCore(cfg config.Config, st daemonStore, ad adapters, log *slog.Logger) (*core, error) {
+// and the onboarding workflow, the feed and the reconciler; their metrics
+// go to reg.
+func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.Registry, log *slog.Logger) (*core, error) {
 	p, err := openPKI(cfg.StateDir)
 	if err != nil {
 		return nil, err
 	}
 	sec := ad.secrets
 	c := &core{secrets: ad.writer, runs: ad.runs}
-	connector := bridge.MaasConnector{Logger: log.With("component", "maas")}
+	maasMetrics := maas.NewMetrics(reg)
+	connector := bridge.MaasConnector{Logger: log.With("component", "maas"), Metrics: maasMetrics}
 	resolver := bridge.ReseedPayloads{Sites: st, Secrets: sec, Connector: connector, RackURL: ad.rackURL}
 	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(workflow.NodeKey(n.ID)); return nil }
 	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, log); err != nil {
@@ -58,9 +68,14 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, log *slog.Logger)
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }}
 	host, _ := os.Hostname()
 	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: host,
-		Defs: func(lifecycle.Run) (*runner.Def, error) { return deps.Onboarding(), nil }})
-	c.poller = &workflow.Poller{Deps: deps, Sites: st.ListSites, Wake: c.runner.Wake, Interval: cfg.PollInterval,
-		Logger: log.With("component", "poller")}
-	c.runs = append(c.runs, c.runner.Run, c.agents.run, c.poller.Run)
+		Defs:    func(lifecycle.Run) (*runner.Def, error) { return deps.Onboarding(), nil },
+		Observe: metrics.NewStages(reg).Observe})
+	sm := bridge.SiteMaas{Secrets: sec, Logger: log.With("component", "maas"), Metrics: maasMetrics}
+	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sm, Tasks: deps.Tasks, Logger: log,
+		Metrics: reconcile.NewMetrics(reg)})
+	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clock.Real{}, Logger: log})
+	c.feed = feed.New(feed.Config{Store: st, Connector: sm, Secrets: bridge.WebhookSecrets{Secrets: sec},
+		Reconciler: recon, Waker: c.runner, Logger: log, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval})
+	c.runs = append(c.runs, c.runner.Run, c.agents.run, c.feed.Run, recon.Run)
 	return c, nil
 }

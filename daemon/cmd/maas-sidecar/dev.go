@@ -28,6 +28,7 @@ func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *sl
 // devWelcome prints the banner and returns the demo batch to run (nil
 // with --dev-idle). A failed demo is reported, never fatal.
 func devWelcome(cfg config.Config, site *devmode.Site, adminAddr string, log *slog.Logger) func(context.Context) error {
+	site.SendWebhooks(adminAddr)
 	site.Banner(os.Stdout, adminAddr, cfg.StateDir)
 	if cfg.DevIdle {
 		return nil

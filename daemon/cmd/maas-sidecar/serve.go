@@ -14,6 +14,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/buildinfo"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
+	"github.com/gpuaas/maas-sidecar/daemon/metrics"
 	"github.com/gpuaas/maas-sidecar/daemon/sdnotify"
 )
 
@@ -43,15 +44,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	parts, stopParts := context.WithCancel(context.Background())
 	defer stopParts()
 	g, gctx := errgroup.WithContext(parts)
+	reg := api.NewRegistry(buildinfo.String())
 	srv := &api.Server{
 		Listener:        ln,
-		Handler:         api.NewRouter(api.Deps{Readiness: &ready, Metrics: api.NewRegistry(buildinfo.String()), Admin: &adminSlot}),
+		Handler:         api.NewRouter(api.Deps{Readiness: &ready, Metrics: reg, Admin: &adminSlot}),
 		ShutdownTimeout: cfg.ShutdownTimeout,
 		Logger:          log.With("component", "api"),
 	}
 	g.Go(func() error { return srv.Run(gctx) })
 
-	st, err := startStore(ctx, cfg, log)
+	st, err := startStore(ctx, cfg, log, metrics.NewCommits(reg).Observe)
 	if err != nil {
 		stopParts()
 		return errors.Join(err, g.Wait())
@@ -59,7 +61,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	site, ad, err := pickAdapters(gctx, cfg, st, log)
 	var c *core
 	if err == nil {
-		c, err = buildCore(cfg, st, ad, log)
+		c, err = buildCore(cfg, st, ad, reg, log)
 	}
 	if err != nil {
 		stopParts()

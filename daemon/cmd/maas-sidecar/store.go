@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
@@ -26,12 +27,13 @@ func (s daemonStore) Check(ctx context.Context) error {
 	return err
 }
 
-// startStore opens the bbolt store and makes sure the first admin token
-// exists; on failure nothing stays open.
-func startStore(ctx context.Context, cfg config.Config, log *slog.Logger) (daemonStore, error) {
+// startStore opens the bbolt store (its commit latency goes to onCommit)
+// and makes sure the first admin token exists; on failure nothing stays open.
+func startStore(ctx context.Context, cfg config.Config, log *slog.Logger, onCommit func(time.Duration)) (daemonStore, error) {
 	st, err := bolt.Open(filepath.Join(cfg.StateDir, storeFile), bolt.Options{
 		Logger:      log.With("component", "store"),
 		LockTimeout: cfg.StoreLockTimeout,
+		OnCommit:    onCommit,
 	})
 	if err != nil {
 		return daemonStore{}, err

@@ -80,3 +80,26 @@ func (s *Sim) SetBMC(powerAddress string, delay time.Duration, dead bool) bool {
 	}
 	return ok
 }
+
+// RecommissionOutOfBand moves a deployed m straight into Commissioning, as
+// a firmware update that reboots the node into commissioning does.
+func (s *Sim) RecommissionOutOfBand(ctx context.Context, sid string) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		if err := s.setStatus(m, StatusReleasing); err != nil {
+			return nil, err
+		}
+		s.endRelease(m, false)
+		return s.startCommissioning(m, commissionParams{enableSSH: true, skipBMCConfig: true})
+	})
+}
+
+// SetHardwareSyncOutOfBand sets m's hardware-sync state as an admin (or a
+// stopped sync timer) would: enable_hw_sync, the sync interval in seconds
+// and the last sync time (zero for never).
+func (s *Sim) SetHardwareSyncOutOfBand(ctx context.Context, sid string, enabled bool, interval int, lastSync time.Time) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		m.enableHWSync, m.syncInterval, m.lastSync = enabled, interval, lastSync
+		s.emit(m, "machine.updated")
+		return nil, nil
+	})
+}

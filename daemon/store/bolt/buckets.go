@@ -24,8 +24,13 @@ var (
 	bRoCEKeys   = []byte("roce_assignment_keys") // site + hostname + interface -> id
 	bBatches    = []byte("batches")
 	bIdem       = []byte("idempotency_keys") // key -> {request hash, result}
+	bMaasState  = []byte("node_maas_state")  // node id -> observed MAAS state and drift
+	bInbox      = []byte("webhook_inbox")    // seq -> webhook event
+	bInboxIDs   = []byte("webhook_ids")      // site id + event id -> seq (deduplication)
+	bInboxOpen  = []byte("webhook_pending")  // seq -> nothing (unprocessed events)
+	bCursors    = []byte("feed_cursors")     // site id -> events cursor
 )
 
 var allBuckets = [][]byte{bSites, bSiteNames, bPolicies, bNodes, bNodeHosts, bRuns, bEvents, bLeases,
 	bAudit, bTokens, bTokenHash, bTasks, bOpenTasks, bTaskSeq, bEnroll, bEnrollNode,
-	bOverrides, bOvrKeys, bRoCE, bRoCEKeys, bBatches, bIdem}
+	bOverrides, bOvrKeys, bRoCE, bRoCEKeys, bBatches, bIdem, bMaasState, bInbox, bInboxIDs, bInboxOpen, bCursors}

@@ -30,6 +30,9 @@ type Options struct {
 	// NoSync skips fsync per commit. For benchmarks only: a crash may lose
 	// the last commits.
 	NoSync bool
+	// OnCommit, when set, is told how long each write transaction took
+	// (the store commit latency metric).
+	OnCommit func(time.Duration)
 }
 
 // Store is lifecycle.Store on a bbolt file.
@@ -37,6 +40,7 @@ type Store struct {
 	db     *bbolt.DB
 	now    func() time.Time
 	log    *slog.Logger
+	commit func(time.Duration)
 	closed atomic.Bool
 }
 
@@ -72,7 +76,7 @@ func Open(path string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", err)
 	}
-	return &Store{db: db, now: func() time.Time { return opts.Now().UTC() }, log: opts.Logger}, nil
+	return &Store{db: db, now: func() time.Time { return opts.Now().UTC() }, log: opts.Logger, commit: opts.OnCommit}, nil
 }
 
 // Close closes the file. It is safe to call twice.
@@ -112,7 +116,13 @@ func (s *Store) update(ctx context.Context, op string, fn func(*bbolt.Tx) error)
 	if err := s.begin(ctx, op); err != nil {
 		return err
 	}
-	return wrapTx(op, s.db.Update(fn))
+	if s.commit == nil {
+		return wrapTx(op, s.db.Update(fn))
+	}
+	start := time.Now()
+	err := s.db.Update(fn)
+	s.commit(time.Since(start))
+	return wrapTx(op, err)
 }
 
 func (s *Store) view(ctx context.Context, op string, fn func(*bbolt.Tx) error) error {

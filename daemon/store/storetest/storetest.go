@@ -48,6 +48,7 @@ func Run(t *testing.T, nh NewHarness) {
 		{"Audit", testAudit}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},
+		{"MaasState", testMaasState}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
 		{"ConcurrentWriters", testConcurrentWriters}, {"Reopen", testReopen}, {"Closed", testClosed},
 	}
 	for _, s := range suites {

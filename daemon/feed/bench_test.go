@@ -1,0 +1,130 @@
+package feed_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+)
+
+// BenchmarkWebhookIngest posts signed webhooks from 32 concurrent senders
+// through the admin API into the durable inbox (bbolt with fsync, group
+// commit) and reports events/s and the p99 time to the 202.
+func BenchmarkWebhookIngest(b *testing.B) {
+	s := newSite(b, opts{poll: time.Hour, resync: time.Hour})
+	var seq atomic.Int64
+	var mu sync.Mutex
+	lat := make([]time.Duration, 0, b.N)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	url := s.adminURL + admin.WebhookPath + "?site_id=" + siteID
+	b.SetParallelism(16) // 16 x GOMAXPROCS senders
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			body := hintBody(fmt.Sprintf("bench-%d", seq.Add(1)))
+			req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+			req.Header.Set(feed.SignatureHeader, feed.Sign([]byte(hookSecret), time.Now().Unix(), body))
+			t0 := time.Now()
+			resp, err := client.Do(req)
+			d := time.Since(t0)
+			if err != nil {
+				b.Errorf("webhook: %v", err)
+				return
+			}
+			msg, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusAccepted {
+				b.Errorf("webhook: %d %s", resp.StatusCode, msg)
+				return
+			}
+			mu.Lock()
+			lat = append(lat, d)
+			mu.Unlock()
+		}
+	})
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if len(lat) == 0 {
+		b.Fatal("no webhook was accepted")
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "events/s")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99_ack_ms")
+}
+
+// BenchmarkReconcilePass5000 runs one full reconciliation pass over a
+// 5,000-machine simulated site whose 5,000 nodes are all bound and in
+// sync (the common case); the machine list is read once beforehand (its
+// cost is BenchmarkClient/list_all in daemon/maas). The store syncs every
+// commit, as in production.
+func BenchmarkReconcilePass5000(b *testing.B) {
+	const n = 5000
+	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Seed: 7})
+	must(b, err)
+	srv := httptest.NewServer(sim)
+	defer srv.Close()
+	path := filepath.Join(b.TempDir(), "s.db")
+	seedStore(b, path, sim, srv.URL+"/MAAS/", n)
+	st, err := bolt.Open(path, bolt.Options{})
+	must(b, err)
+	defer st.Close()
+	secrets := memSecrets{"kv/maas-sites/" + siteID + "/api-token": {"token": apiKey}}
+	sm := bridge.SiteMaas{Secrets: secrets}
+	site, err := st.GetSite(context.Background(), siteID)
+	must(b, err)
+	m, err := sm.Connect(context.Background(), site)
+	must(b, err)
+	machines, err := m.Machines(context.Background())
+	must(b, err)
+	r := reconcile.New(reconcile.Config{Store: st, Cleaner: sm, Tasks: storeTasks{st}})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := r.Pass(context.Background(), siteID, machines)
+		if err != nil || rep.Nodes != n || rep.Drifted != 0 {
+			b.Fatalf("pass: %+v %v", rep, err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// seedStore writes a site and n active nodes bound to n Deployed machines
+// (without fsync: seeding is not what is measured).
+func seedStore(b *testing.B, path string, sim *maassim.Sim, maasURL string, n int) {
+	st, err := bolt.Open(path, bolt.Options{NoSync: true})
+	must(b, err)
+	defer st.Close()
+	ctx := context.Background()
+	site := lifecycle.Site{ID: siteID, Name: "dc1", RegionCode: "dc1", APIBaseURL: maasURL, PXEIface: "ens19", NodePXEIface: "eno8303"}.WithDefaults()
+	p := lifecycle.DefaultSitePolicy(siteID)
+	p.RequireHWSync = false
+	must(b, st.CreateSite(ctx, site, p))
+	for i := range n {
+		host := fmt.Sprintf("gpu-%05d", i)
+		sid, err := sim.AddMachine(maassim.HostSpec{}, host, maassim.StatusDeployed)
+		must(b, err)
+		id := "node-" + host
+		must(b, st.CreateNode(ctx, lifecycle.Node{ID: id, SiteID: siteID, Hostname: host, Status: lifecycle.NodeEnrolling}))
+		_, err = st.UpdateNode(ctx, id, func(x *lifecycle.Node) error { x.MaasSystemID = sid; return nil })
+		must(b, err)
+		_, err = st.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: id, From: lifecycle.NodeEnrolling, To: lifecycle.NodeActive,
+			Context: lifecycle.TransitionContext{Actor: lifecycle.ActorOnboarding}})
+		must(b, err)
+	}
+}

@@ -1,0 +1,99 @@
+package feed
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
+)
+
+// Config builds a Feed. Store, Connector, Secrets, Reconciler and Waker
+// are required; zero durations mean the defaults in brackets.
+type Config struct {
+	Store      Store
+	Connector  Connector
+	Secrets    Secrets
+	Reconciler Reconciler
+	Waker      Waker
+	Clock      clock.Clock
+	Logger     *slog.Logger
+	Metrics    *Metrics
+	// PollInterval is the events cursor's period per site [10s].
+	PollInterval time.Duration
+	// ResyncInterval is the full machine-list resync's period per site [5m].
+	ResyncInterval time.Duration
+	// Debounce is how long hints gather before machines are re-read [200ms].
+	Debounce time.Duration
+	// MaxAge rejects webhooks signed longer ago (or further ahead) [5m].
+	MaxAge time.Duration
+	// SitesInterval is how often new and deleted sites are noticed [30s].
+	SitesInterval time.Duration
+	// Workers bounds concurrent machine re-reads [8].
+	Workers int
+}
+
+func (c Config) withDefaults() Config {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.PollInterval, 10*time.Second)
+	def(&c.ResyncInterval, 5*time.Minute)
+	def(&c.Debounce, 200*time.Millisecond)
+	def(&c.MaxAge, 5*time.Minute)
+	def(&c.SitesInterval, 30*time.Second)
+	if c.Workers <= 0 {
+		c.Workers = 8
+	}
+	if c.Clock == nil {
+		c.Clock = clock.Real{}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// Feed is the change feed. Create with New; Run drives it; Receive is the
+// webhook endpoint's logic.
+type Feed struct {
+	cfg     Config
+	log     *slog.Logger
+	ingest  chan ingestReq
+	kick    chan struct{}
+	secrets secretCache
+	mu      sync.Mutex
+	known   map[string]map[string]string // site -> system id -> fingerprint
+	running chan struct{}
+}
+
+// New returns a feed over cfg; nothing runs until Run.
+func New(cfg Config) *Feed {
+	cfg = cfg.withDefaults()
+	return &Feed{cfg: cfg, log: cfg.Logger.With("component", "feed"), ingest: make(chan ingestReq, 4096),
+		kick: make(chan struct{}, 1), known: map[string]map[string]string{}, running: make(chan struct{}),
+		secrets: secretCache{src: cfg.Secrets, now: cfg.Clock.Now, entries: map[string]secretEntry{}}}
+}
+
+// Run drives the group committer, the inbox processor and each site's
+// events cursor and resync until ctx ends.
+func (f *Feed) Run(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return f.commitLoop(ctx) })
+	g.Go(func() error { return f.processLoop(ctx) })
+	g.Go(func() error { return f.sitesLoop(ctx) })
+	close(f.running)
+	return g.Wait()
+}
+
+func (f *Feed) poke() {
+	select {
+	case f.kick <- struct{}{}:
+	default:
+	}
+}

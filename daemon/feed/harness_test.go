@@ -1,0 +1,156 @@
+package feed_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api"
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/daemon/metrics"
+	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+)
+
+const (
+	apiKey     = "ck-site1:tk-site1:ts-site1-secret"
+	hookSecret = "whsec-site1-0123456789"
+	siteID     = "site-1"
+)
+
+// opts shape one test's daemon: which sources run and how often.
+type opts struct {
+	webhooks      bool
+	faults        maassim.WebhookFaults
+	poll, resync  time.Duration
+	requireHWSync bool
+	clock         clock.Clock // store and reconciler clock (real when nil)
+	noFeed        bool        // build everything but do not run the feed
+}
+
+// site is one simulated MAAS site with the daemon's feed, reconciler and
+// admin API running on it in-process: the real MAAS client over the
+// simulator, bbolt, and the webhook emitter posting to the admin API.
+type site struct {
+	t        testing.TB
+	sim      *maassim.Sim
+	store    *bolt.Store
+	feed     *feed.Feed
+	recon    *reconcile.Reconciler
+	reg      *prometheus.Registry // the daemon's: Go, process and build info too
+	wakes    *wakeLog
+	maasURL  string
+	adminURL string
+	client   *maas.Client
+	stages   *metrics.Stages
+}
+
+func newSite(t testing.TB, o opts) *site {
+	t.Helper()
+	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Seed: 7, TickInterval: 5 * time.Millisecond})
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	go sim.Run(ctx)
+	msrv := httptest.NewServer(sim)
+	s := &site{t: t, sim: sim, reg: api.NewRegistry("test"), wakes: &wakeLog{}, maasURL: msrv.URL + "/MAAS/"}
+	s.stages = metrics.NewStages(s.reg)
+	commits := metrics.NewCommits(s.reg)
+	if o.clock == nil {
+		o.clock = clock.Real{}
+	}
+	s.store, err = bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Now: o.clock.Now, OnCommit: commits.Observe})
+	must(t, err)
+	secrets := memSecrets{lifecycle.WebhookSecretVaultPath(siteID): {"secret": hookSecret}}
+	s.createSite(secrets, o.requireHWSync)
+	s.client, err = maas.New(maas.Config{BaseURL: s.maasURL, APIKey: apiKey})
+	must(t, err)
+	s.build(o, secrets)
+	asrv := httptest.NewServer(admin.New(admin.Config{Store: s.store, Webhooks: s.feed, Reconciliation: s.feed}).Handler())
+	s.adminURL = asrv.URL
+	if o.webhooks {
+		sim.SetWebhooks([]maassim.WebhookTarget{{URL: s.adminURL + admin.WebhookPath + "?site_id=" + siteID, Secret: hookSecret}}, o.faults)
+	}
+	done := make(chan struct{})
+	if o.noFeed {
+		close(done)
+	} else {
+		go func() { _ = s.feed.Run(ctx); close(done) }()
+	}
+	t.Cleanup(func() { cancel(); <-done; asrv.Close(); msrv.Close(); s.store.Close() })
+	return s
+}
+
+func (s *site) build(o opts, secrets memSecrets) {
+	sm := bridge.SiteMaas{Secrets: secrets, Metrics: maas.NewMetrics(s.reg)}
+	s.recon = reconcile.New(reconcile.Config{Store: s.store, Cleaner: sm, Tasks: storeTasks{s.store},
+		Clock: o.clock, Metrics: reconcile.NewMetrics(s.reg)})
+	s.reg.MustRegister(&reconcile.Collector{Store: s.store, Clock: o.clock})
+	s.feed = feed.New(feed.Config{Store: s.store, Connector: sm, Secrets: bridge.WebhookSecrets{Secrets: secrets},
+		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),
+		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: 20 * time.Millisecond, SitesInterval: time.Hour})
+}
+
+func (s *site) createSite(secrets memSecrets, hwSync bool) {
+	st := lifecycle.Site{ID: siteID, Name: "dc1-maas", RegionCode: "dc1", APIBaseURL: s.maasURL,
+		PXEIface: "ens19", NodePXEIface: "eno8303"}.WithDefaults()
+	p := lifecycle.DefaultSitePolicy(siteID)
+	p.RequireHWSync = hwSync
+	must(s.t, s.store.CreateSite(context.Background(), st, p))
+	secrets[st.APITokenVaultPath] = map[string]string{"token": apiKey}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// memSecrets is Vault as a map of paths.
+type memSecrets map[string]map[string]string
+
+func (m memSecrets) Read(_ context.Context, path string) (map[string]string, error) {
+	if v, ok := m[path]; ok {
+		return v, nil
+	}
+	return nil, lifecycle.Errorf(lifecycle.CodeNotFound, "memSecrets", "no secret at %s", path)
+}
+
+// storeTasks queues agent tasks straight into the store.
+type storeTasks struct{ st *bolt.Store }
+
+func (q storeTasks) Enqueue(ctx context.Context, t lifecycle.AgentTask) (lifecycle.AgentTask, bool, error) {
+	return q.st.EnqueueTask(ctx, t)
+}
+
+// wakeLog records the runner wake-ups the feed asks for.
+type wakeLog struct {
+	mu   sync.Mutex
+	keys map[string]int
+}
+
+func (w *wakeLog) Wake(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.keys == nil {
+		w.keys = map[string]int{}
+	}
+	w.keys[key]++
+}
+
+func (w *wakeLog) count(key string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.keys[key]
+}

@@ -1,0 +1,82 @@
+package feed
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the feed's. Labels are bounded: site id, source (webhook,
+// events, resync) and rejection reason. A nil *Metrics records nothing.
+type Metrics struct {
+	received, duplicates prometheus.Counter
+	rejected             *prometheus.CounterVec
+	hintsRead            *prometheus.CounterVec
+	lagSeconds           *prometheus.GaugeVec
+	lastSuccess          *prometheus.GaugeVec
+	errors               *prometheus.CounterVec
+}
+
+// NewMetrics registers the feed metrics with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		received: prometheus.NewCounter(prometheus.CounterOpts{Name: "maas_sidecar_webhook_received_total",
+			Help: "Webhook requests received, whatever their outcome."}),
+		duplicates: prometheus.NewCounter(prometheus.CounterOpts{Name: "maas_sidecar_webhook_duplicates_total",
+			Help: "Webhooks whose event id was already received (nothing stored again)."}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_webhook_rejected_total",
+			Help: "Webhooks refused, by reason."}, []string{"reason"}),
+		hintsRead: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_machines_read_total",
+			Help: "Machines re-read from MAAS because of a hint, by source (webhook, events, resync)."}, []string{"source"}),
+		lagSeconds: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_feed_lag_seconds",
+			Help: "Age of the newest MAAS change when the feed processed it, by site and source."}, []string{"site", "source"}),
+		lastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_feed_last_success_timestamp_seconds",
+			Help: "Unix time of the last successful events poll or resync, by site and source."}, []string{"site", "source"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_errors_total",
+			Help: "Failed events polls and resyncs, by site and source."}, []string{"site", "source"}),
+	}
+	for _, r := range []string{ReasonMissingSite, ReasonUnknownSite, ReasonUnsigned, ReasonMalformedSignature,
+		ReasonStale, ReasonBadSignature, ReasonTooLarge, ReasonMalformedBody, ReasonUnavailable} {
+		m.rejected.WithLabelValues(r)
+	}
+	reg.MustRegister(m.received, m.duplicates, m.rejected, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors)
+	return m
+}
+
+func (m *Metrics) webhook(reason string) {
+	if m == nil {
+		return
+	}
+	m.received.Inc()
+	switch reason {
+	case "":
+	case ReasonDuplicate:
+		m.duplicates.Inc()
+	default:
+		m.rejected.WithLabelValues(reason).Inc()
+	}
+}
+
+func (m *Metrics) hints(source string, n int) {
+	if m != nil {
+		m.hintsRead.WithLabelValues(source).Add(float64(n))
+	}
+}
+
+func (m *Metrics) lag(site, source string, newest, now time.Time) {
+	if m != nil && !newest.IsZero() {
+		m.lagSeconds.WithLabelValues(site, source).Set(max(now.Sub(newest).Seconds(), 0))
+	}
+}
+
+func (m *Metrics) succeeded(site, source string, at time.Time) {
+	if m != nil {
+		m.lastSuccess.WithLabelValues(site, source).Set(float64(at.UnixNano()) / 1e9)
+	}
+}
+
+func (m *Metrics) failed(site, source string) {
+	if m != nil {
+		m.errors.WithLabelValues(site, source).Inc()
+	}
+}

@@ -1,0 +1,61 @@
+package feed
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
+	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+)
+
+// Store is what the feed needs of the store.
+type Store interface {
+	lifecycle.FeedStore
+	GetSite(ctx context.Context, id string) (lifecycle.Site, error)
+	ListSites(ctx context.Context) ([]lifecycle.Site, error)
+}
+
+// Event is one MAAS node event.
+type Event struct {
+	ID       int64
+	SystemID string
+	Type     string
+	Created  time.Time
+}
+
+// MAAS is what the feed reads of a site's MAAS. Errors: not_found (the
+// machine is absent), unauthorized, unavailable.
+type MAAS interface {
+	Machine(ctx context.Context, systemID string) (workflow.Machine, error)
+	// Machines lists every machine of the site.
+	Machines(ctx context.Context) ([]workflow.Machine, error)
+	// EventsAfter returns up to limit node events (all levels from DEBUG)
+	// with an id above after, oldest first.
+	EventsAfter(ctx context.Context, after int64, limit int) ([]Event, error)
+	// NewestEventID is the id of MAAS's newest node event (0 when none).
+	NewestEventID(ctx context.Context) (int64, error)
+}
+
+// Connector opens a site's MAAS with its API key read from Vault now.
+type Connector interface {
+	Connect(ctx context.Context, site lifecycle.Site) (MAAS, error)
+}
+
+// Secrets returns a site's webhook HMAC secret (Vault path
+// lifecycle.WebhookSecretVaultPath). Errors: not_found when the site has
+// none, unavailable when Vault cannot be reached.
+type Secrets interface {
+	WebhookSecret(ctx context.Context, siteID string) ([]byte, error)
+}
+
+// Reconciler judges observed machines (daemon/reconcile satisfies it).
+type Reconciler interface {
+	Observe(ctx context.Context, siteID string, obs map[string]reconcile.Observation) (reconcile.Report, error)
+	Pass(ctx context.Context, siteID string, machines []workflow.Machine) (reconcile.Report, error)
+}
+
+// Waker resumes the runs parked on a key (daemon/runner satisfies it).
+type Waker interface {
+	Wake(key string)
+}

@@ -1,0 +1,123 @@
+package feed
+
+import (
+	"context"
+	"regexp"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// hint is the webhook body (DESIGN.md §6).
+type hint struct {
+	ID         string `json:"id"`
+	Type       string `json:"type"`
+	SystemID   string `json:"system_id"`
+	Hostname   string `json:"hostname"`
+	StatusName string `json:"status_name"`
+	OccurredAt string `json:"occurred_at"`
+}
+
+var (
+	idPattern   = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+	sidPattern  = regexp.MustCompile(`^[a-z0-9]{1,64}$`)
+	sitePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+)
+
+// Receive verifies and stores one webhook for site siteID, durably, before
+// it returns nil (the caller answers 202). Errors: unauthorized (unknown
+// site, unsigned, malformed or bad signature, stale), malformed body
+// (problem.Malformed), conflict (an id seen before: nothing stored again),
+// unavailable (Vault or the store). Every outcome is counted.
+func (f *Feed) Receive(ctx context.Context, siteID, sigHeader string, body []byte) error {
+	reason, err := f.receive(ctx, siteID, sigHeader, body)
+	f.cfg.Metrics.webhook(reason)
+	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable {
+		f.log.Warn("webhook rejected", "site", siteID, "reason", reason)
+	}
+	return err
+}
+
+// Rejected counts a webhook refused before Receive (too large, no site).
+func (f *Feed) Rejected(reason string) { f.cfg.Metrics.webhook(reason) }
+
+func (f *Feed) receive(ctx context.Context, siteID, sigHeader string, body []byte) (string, error) {
+	const op = "feed.Receive"
+	unauth := func(reason, msg string) (string, error) {
+		return reason, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "%s", msg)
+	}
+	if !sitePattern.MatchString(siteID) {
+		return unauth(ReasonUnknownSite, "unknown site")
+	}
+	if sigHeader == "" {
+		return unauth(ReasonUnsigned, "the request is not signed ("+SignatureHeader+" is missing)")
+	}
+	sig, ok := parseSignature(sigHeader)
+	if !ok {
+		return unauth(ReasonMalformedSignature, SignatureHeader+" must be t=<unix seconds>,v1=<hex HMAC-SHA256>")
+	}
+	if !fresh(sig.t, f.cfg.Clock.Now(), f.cfg.MaxAge) {
+		return unauth(ReasonStale, "the signature timestamp is more than "+f.cfg.MaxAge.String()+" away from now")
+	}
+	if reason, err := f.verify(ctx, siteID, sig, body); err != nil {
+		return reason, err
+	}
+	ev, err := decodeHint(siteID, body)
+	if err != nil {
+		return ReasonMalformedBody, err
+	}
+	dup, err := f.commit(ctx, ev)
+	switch {
+	case err != nil:
+		return ReasonUnavailable, err
+	case dup:
+		return ReasonDuplicate, lifecycle.Errorf(lifecycle.CodeConflict, op, "event %s was already received", ev.ID)
+	}
+	return "", nil
+}
+
+// verify checks the signature against the site's secret, re-reading a
+// cached secret once before refusing.
+func (f *Feed) verify(ctx context.Context, siteID string, sig signature, body []byte) (string, error) {
+	const op = "feed.Receive"
+	secret, cached, err := f.secrets.get(ctx, siteID, false)
+	if err == nil && !sig.valid(secret, body) && cached {
+		secret, _, err = f.secrets.get(ctx, siteID, true)
+	}
+	switch {
+	case lifecycle.ErrorCode(err) == lifecycle.CodeNotFound:
+		return ReasonUnknownSite, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "no webhook secret is configured for this site")
+	case err != nil:
+		return ReasonUnavailable, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the webhook secret cannot be read now")
+	case !sig.valid(secret, body):
+		return ReasonBadSignature, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "the signature does not match the body")
+	}
+	return "", nil
+}
+
+func decodeHint(siteID string, body []byte) (lifecycle.WebhookEvent, error) {
+	const op = "feed.Receive"
+	var h hint
+	if err := problem.Unmarshal(body, op, &h); err != nil {
+		return lifecycle.WebhookEvent{}, err
+	}
+	switch {
+	case !idPattern.MatchString(h.ID):
+		return lifecycle.WebhookEvent{}, problem.Malformed(op, "id", "id must be 1-128 characters of [A-Za-z0-9._:-]")
+	case !sidPattern.MatchString(h.SystemID):
+		return lifecycle.WebhookEvent{}, problem.Malformed(op, "system_id", "system_id must be a MAAS system id")
+	case len(h.Type) > 64 || len(h.Hostname) > 255 || len(h.StatusName) > 64:
+		return lifecycle.WebhookEvent{}, problem.Malformed(op, "", "type, hostname or status_name is too long")
+	}
+	ev := lifecycle.WebhookEvent{SiteID: siteID, ID: h.ID, Type: h.Type, SystemID: h.SystemID,
+		Hostname: h.Hostname, StatusName: h.StatusName}
+	if h.OccurredAt != "" {
+		t, err := time.Parse(time.RFC3339Nano, h.OccurredAt)
+		if err != nil {
+			return lifecycle.WebhookEvent{}, problem.Malformed(op, "occurred_at", "occurred_at must be an RFC 3339 time")
+		}
+		ev.OccurredAt = t.UTC()
+	}
+	return ev, nil
+}

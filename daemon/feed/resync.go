@@ -1,0 +1,35 @@
+package feed
+
+import (
+	"context"
+
+	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
+)
+
+// Resync reads the site's whole machine list, wakes the runs of machines
+// that changed since the feed last saw them, and runs a full
+// reconciliation pass (absent machines included).
+func (f *Feed) Resync(ctx context.Context, siteID string) (reconcile.Report, error) {
+	m, err := f.connect(ctx, siteID)
+	if err != nil {
+		return reconcile.Report{}, err
+	}
+	ms, err := m.Machines(ctx)
+	if err != nil {
+		return reconcile.Report{}, err
+	}
+	obs := make(map[string]reconcile.Observation, len(ms))
+	for _, x := range ms {
+		obs[x.SystemID] = reconcile.Observation{Present: true, Machine: x}
+	}
+	f.mu.Lock()
+	for sid := range f.known[siteID] {
+		if _, ok := obs[sid]; !ok {
+			obs[sid] = reconcile.Observation{}
+		}
+	}
+	f.mu.Unlock()
+	f.wake(siteID, obs, false)
+	f.cfg.Metrics.hints("resync", len(ms))
+	return f.cfg.Reconciler.Pass(ctx, siteID, ms)
+}

@@ -1,0 +1,80 @@
+package feed
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// sitesLoop runs one events cursor and one resync loop per live site,
+// starting them for new sites and stopping them for deleted ones.
+func (f *Feed) sitesLoop(ctx context.Context) error {
+	running := map[string]context.CancelFunc{}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		sites, err := f.cfg.Store.ListSites(ctx)
+		if err != nil && ctx.Err() == nil {
+			f.log.Warn("list sites", "err", err)
+		}
+		live := map[string]bool{}
+		for _, s := range sites {
+			if s.Status == lifecycle.SiteDeleted {
+				continue
+			}
+			live[s.ID] = true
+			if running[s.ID] == nil {
+				sctx, cancel := context.WithCancel(ctx)
+				running[s.ID] = cancel
+				wg.Add(2)
+				go func() { defer wg.Done(); f.loop(sctx, s.ID, "events", f.cfg.PollInterval, f.PollEvents) }()
+				go func() { defer wg.Done(); f.loop(sctx, s.ID, "resync", f.cfg.ResyncInterval, f.resyncOnly) }()
+			}
+		}
+		for id, cancel := range running {
+			if !live[id] {
+				cancel()
+				delete(running, id)
+			}
+		}
+		f.prune(ctx)
+		if !clock.Sleep(ctx, f.cfg.Clock, f.cfg.SitesInterval) {
+			return nil
+		}
+	}
+}
+
+// prune forgets processed webhooks older than twice MaxAge: a replay of
+// one of them is refused as stale before its id is looked up.
+func (f *Feed) prune(ctx context.Context) {
+	if _, err := f.cfg.Store.PruneWebhooks(ctx, f.cfg.Clock.Now().Add(-2*f.cfg.MaxAge)); err != nil && ctx.Err() == nil {
+		f.log.Warn("prune webhook inbox", "err", err)
+	}
+}
+
+func (f *Feed) resyncOnly(ctx context.Context, siteID string) error {
+	_, err := f.Resync(ctx, siteID)
+	return err
+}
+
+// loop runs fn for the site now and every interval, recording its last
+// success (the feed-stalled alert's signal) and its errors.
+func (f *Feed) loop(ctx context.Context, siteID, source string, every time.Duration, fn func(context.Context, string) error) {
+	for {
+		if err := fn(ctx, siteID); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			f.cfg.Metrics.failed(siteID, source)
+			f.log.Warn("feed "+source+" failed", "site", siteID, "err", err)
+		} else {
+			f.cfg.Metrics.succeeded(siteID, source, f.cfg.Clock.Now())
+		}
+		if !clock.Sleep(ctx, f.cfg.Clock, every) {
+			return
+		}
+	}
+}

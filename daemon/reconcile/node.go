@@ -1,0 +1,95 @@
+package reconcile
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// node reconciles one node against its observed machine: record the
+// observation and the drift first, then act (record before acting: a
+// crash between the two leaves a drift that the next pass acts on).
+func (r *Reconciler) node(ctx context.Context, sc siteCtx, n lifecycle.Node, o Observation, rep *Report) {
+	rep.Nodes++
+	now := r.now()
+	if run := sc.ownedBy(n); run != "" {
+		rep.Owned++
+		r.record(ctx, n, o, Verdict{}, now, false)
+		return
+	}
+	v := Evaluate(n, o, sc.policy, now)
+	if v.Rule != "" {
+		rep.Drifted++
+	}
+	if !r.record(ctx, n, o, v, now, true) {
+		return
+	}
+	if err := r.act(ctx, sc, n, o, v); err != nil {
+		r.log.Warn("reconcile action failed", "site", n.SiteID, "node", n.ID, "action", string(v.Action), "err", err)
+	}
+}
+
+// record writes the observation and the drift record; it reports whether
+// the write succeeded (no action is taken without it).
+func (r *Reconciler) record(ctx context.Context, n lifecycle.Node, o Observation, v Verdict, now time.Time, judged bool) bool {
+	var opened bool
+	_, err := r.cfg.Store.UpdateNodeMaasState(ctx, n.ID, func(s *lifecycle.NodeMaasState) error {
+		observe(s, n, o, now)
+		if judged {
+			opened = applyVerdict(s, v, now)
+			s.LastReconciledAt = &now
+		}
+		return nil
+	})
+	if err != nil {
+		r.log.Warn("record node MAAS state", "site", n.SiteID, "node", n.ID, "err", err)
+		return false
+	}
+	if opened {
+		r.cfg.Metrics.detected(v)
+		r.log.Warn("drift detected", "site", n.SiteID, "node", n.ID, "rule", string(v.Rule),
+			"severity", string(v.Severity), "maas_status", v.Details["maas_status"], "node_status", string(n.Status))
+	}
+	return true
+}
+
+func observe(s *lifecycle.NodeMaasState, n lifecycle.Node, o Observation, now time.Time) {
+	m := o.Machine
+	s.MaasSystemID, s.Present, s.LastObservedAt = n.MaasSystemID, o.Present, &now
+	if !o.Present {
+		s.LastStatus, s.LastPowerState, s.LastIPs = "", "", nil
+		return
+	}
+	s.LastStatus, s.LastPowerState, s.LastIPs = m.Status.String(), m.PowerState, m.IPs
+	s.HWSyncEnabled, s.LastSync, s.NextSync = m.HWSyncEnabled, m.LastSync, m.NextSync
+}
+
+// applyVerdict opens, keeps or heals the drift record; it reports whether
+// a new drift was opened. A quarantining drift stays open until an admin
+// resolves it; the others heal once the rules find nothing.
+func applyVerdict(s *lifecycle.NodeMaasState, v Verdict, now time.Time) bool {
+	switch {
+	case v.Rule == "" && s.DriftDetected && !s.DriftRule.Quarantines():
+		s.DriftDetected, s.DriftResolvedAt, s.DriftResolvedBy = false, &now, "reconciler"
+	case v.Rule == "":
+	case s.DriftDetected && s.DriftRule == v.Rule:
+		s.DriftDetails = v.Details
+	case s.DriftDetected && s.DriftRule.Quarantines():
+		// An open quarantine drift is the admin's; keep its first cause.
+	default:
+		s.Drift = lifecycle.Drift{DriftDetected: true, DriftRule: v.Rule, DriftSeverity: v.Severity,
+			DriftDetails: v.Details, DriftDetectedAt: &now}
+		return true
+	}
+	return false
+}
+
+// observation rebuilds what MAAS last showed from the stored record.
+func observation(s lifecycle.NodeMaasState) Observation {
+	st, _ := lifecycle.ParseMaasStatusName(s.LastStatus)
+	o := Observation{Present: s.Present}
+	o.Machine.SystemID, o.Machine.Status, o.Machine.PowerState, o.Machine.IPs = s.MaasSystemID, st, s.LastPowerState, s.LastIPs
+	o.Machine.HWSyncEnabled, o.Machine.LastSync, o.Machine.NextSync = s.HWSyncEnabled, s.LastSync, s.NextSync
+	return o
+}

@@ -1,0 +1,121 @@
+package reconcile
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+)
+
+// Store is what the reconciler needs of the store.
+type Store interface {
+	lifecycle.MaasStateStore
+	GetSite(ctx context.Context, id string) (lifecycle.Site, error)
+	ListSites(ctx context.Context) ([]lifecycle.Site, error)
+	GetSitePolicy(ctx context.Context, siteID string) (lifecycle.SitePolicy, error)
+	ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error)
+	TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (lifecycle.Node, error)
+	UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (lifecycle.Node, error)
+	ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error)
+	AppendAudit(ctx context.Context, e lifecycle.AuditEntry) (lifecycle.AuditEntry, error)
+}
+
+// Cleaner releases and powers off a retired node's machine through MAAS.
+// Errors: not_found, conflict (MAAS refused in this state), unavailable.
+type Cleaner interface {
+	Release(ctx context.Context, site lifecycle.Site, systemID string) error
+	PowerOff(ctx context.Context, site lifecycle.Site, systemID string) error
+}
+
+// Config builds a Reconciler. Store, Cleaner and Tasks are required.
+type Config struct {
+	Store   Store
+	Cleaner Cleaner
+	Tasks   workflow.Tasks
+	Clock   clock.Clock
+	Logger  *slog.Logger
+	Metrics *Metrics
+	NewID   func() (string, error)
+	// HeartbeatInterval is how often Run checks agent contact (15s).
+	HeartbeatInterval time.Duration
+}
+
+// Reconciler applies the drift rules. Create with New.
+type Reconciler struct {
+	cfg Config
+	log *slog.Logger
+	now func() time.Time
+}
+
+// New returns a reconciler over cfg.
+func New(cfg Config) *Reconciler {
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.HeartbeatInterval <= 0 {
+		cfg.HeartbeatInterval = 15 * time.Second
+	}
+	if cfg.NewID == nil {
+		cfg.NewID = func() (string, error) { return lifecycle.NewID(nil) }
+	}
+	return &Reconciler{cfg: cfg, log: cfg.Logger.With("component", "reconciler"), now: func() time.Time { return cfg.Clock.Now().UTC() }}
+}
+
+// Report counts what one reconciliation did.
+type Report struct {
+	Nodes     int `json:"nodes"`
+	Drifted   int `json:"drifted"`
+	Owned     int `json:"owned_by_runs"`
+	Unmanaged int `json:"unmanaged_machines"`
+}
+
+// Observe reconciles the machines a hint named (by system id). Machines
+// bound to no node are unmanaged: no action.
+func (r *Reconciler) Observe(ctx context.Context, siteID string, obs map[string]Observation) (Report, error) {
+	sc, err := r.loadSite(ctx, siteID)
+	if err != nil {
+		return Report{}, err
+	}
+	var rep Report
+	for sid, o := range obs {
+		n, ok := sc.nodes[sid]
+		if !ok {
+			rep.Unmanaged++
+			r.log.Debug("unmanaged MAAS machine", "site", siteID, "system_id", sid)
+			continue
+		}
+		r.node(ctx, sc, n, o, &rep)
+	}
+	return rep, nil
+}
+
+// Pass reconciles a site's whole machine list (the full resync): every
+// node bound to a machine the list lacks is absent from MAAS.
+func (r *Reconciler) Pass(ctx context.Context, siteID string, machines []workflow.Machine) (Report, error) {
+	sc, err := r.loadSite(ctx, siteID)
+	if err != nil {
+		return Report{}, err
+	}
+	seen := make(map[string]workflow.Machine, len(machines))
+	for _, m := range machines {
+		seen[m.SystemID] = m
+	}
+	var rep Report
+	for sid, n := range sc.nodes {
+		m, ok := seen[sid]
+		r.node(ctx, sc, n, Observation{Present: ok, Machine: m}, &rep)
+	}
+	for sid := range seen {
+		if _, ok := sc.nodes[sid]; !ok {
+			rep.Unmanaged++
+		}
+	}
+	r.cfg.Metrics.pass(siteID, rep, r.now())
+	return rep, nil
+}

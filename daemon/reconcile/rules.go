@@ -1,0 +1,126 @@
+package reconcile
+
+import (
+	"slices"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+)
+
+// Action is what a verdict asks the reconciler to do.
+type Action string
+
+// Reconciliation actions.
+const (
+	ActNone            Action = ""
+	ActQuarantine      Action = "quarantine"
+	ActUpdateHost      Action = "update_host"
+	ActReseedHWSync    Action = "reseed_hw_sync"
+	ActReleasePowerOff Action = "release_power_off"
+)
+
+// Observation is one machine as MAAS showed it; Present is false when the
+// machine is absent from MAAS.
+type Observation struct {
+	Present bool
+	Machine workflow.Machine
+}
+
+// Verdict is the outcome of the rules for one node: the drift found (Rule
+// empty when the node and MAAS agree) and the action to take.
+type Verdict struct {
+	Rule     lifecycle.DriftRule
+	Severity lifecycle.DriftSeverity
+	Action   Action
+	Details  map[string]string
+}
+
+func drift(r lifecycle.DriftRule, a Action, o Observation, expected string) Verdict {
+	d := map[string]string{"rule": string(r), "expected": expected, "maas_status": "absent"}
+	if o.Present {
+		d["maas_status"], d["maas_power_state"] = o.Machine.Status.String(), o.Machine.PowerState
+	}
+	return Verdict{Rule: r, Severity: Severity(r), Action: a, Details: d}
+}
+
+// Evaluate applies the rules of seed 001 §6.4 to node n and its machine.
+// Only active, offline and retired nodes have rules; the others belong to
+// their runs or to an admin.
+func Evaluate(n lifecycle.Node, o Observation, p lifecycle.SitePolicy, now time.Time) Verdict {
+	switch n.Status {
+	case lifecycle.NodeActive, lifecycle.NodeOffline:
+		return evalInService(n, o, p, now)
+	case lifecycle.NodeRetired:
+		return evalRetired(o)
+	}
+	return Verdict{}
+}
+
+func evalInService(n lifecycle.Node, o Observation, p lifecycle.SitePolicy, now time.Time) Verdict {
+	m := o.Machine
+	switch {
+	case !o.Present:
+		return drift(lifecycle.DriftMachineDeleted, ActQuarantine, o, "Deployed")
+	case m.Status == lifecycle.MaasDeployed:
+		return evalDeployed(n, o, p, now)
+	case m.Status.Failed():
+		return drift(lifecycle.DriftHardwareFailure, ActQuarantine, o, "Deployed")
+	case released(m.Status):
+		return drift(lifecycle.DriftReleased, ActQuarantine, o, "Deployed")
+	case m.Status == lifecycle.MaasDeploying || m.Status == lifecycle.MaasAllocated:
+		return drift(lifecycle.DriftRedeployed, ActQuarantine, o, "Deployed")
+	case m.Status == lifecycle.MaasCommissioning || m.Status == lifecycle.MaasTesting:
+		return drift(lifecycle.DriftRecommissioned, ActNone, o, "Deployed")
+	}
+	return drift(lifecycle.DriftUnexpectedMaasState, ActNone, o, "Deployed")
+}
+
+func released(s lifecycle.MaasStatus) bool {
+	switch s {
+	case lifecycle.MaasReady, lifecycle.MaasReleasing, lifecycle.MaasDiskErasing, lifecycle.MaasNew, lifecycle.MaasRetired:
+		return true
+	}
+	return false
+}
+
+// evalDeployed: the machine is Deployed, as it should be; what is left
+// is the agent (offline), the address, hardware sync and power.
+func evalDeployed(n lifecycle.Node, o Observation, p lifecycle.SitePolicy, now time.Time) Verdict {
+	m := o.Machine
+	switch {
+	case n.Status == lifecycle.NodeOffline:
+		return drift(lifecycle.DriftAgentNotPolling, ActNone, o, "agent polling")
+	case n.Host != "" && len(m.IPs) > 0 && !slices.Contains(m.IPs, n.Host):
+		v := drift(lifecycle.DriftIPChanged, ActUpdateHost, o, n.Host)
+		v.Details["old_host"], v.Details["new_host"] = n.Host, m.IPs[0]
+		return v
+	case p.RequireHWSync && (!m.HWSyncEnabled || !workflow.SyncHealthy(m, now)):
+		v := drift(lifecycle.DriftHWSyncUnhealthy, ActReseedHWSync, o, "hardware sync healthy")
+		v.Details["hw_sync_enabled"] = map[bool]string{true: "true", false: "false"}[m.HWSyncEnabled]
+		return v
+	case m.PowerState == "off":
+		return drift(lifecycle.DriftPoweredOff, ActNone, o, "power on")
+	}
+	return Verdict{}
+}
+
+// evalRetired: a retired node must not keep a deployed, powered machine.
+func evalRetired(o Observation) Verdict {
+	m := o.Machine
+	if o.Present && (m.Status == lifecycle.MaasDeployed || m.PowerState == "on") {
+		return drift(lifecycle.DriftRetiredDeployed, ActReleasePowerOff, o, "released and powered off")
+	}
+	return Verdict{}
+}
+
+// Severity is the severity a rule always has.
+func Severity(r lifecycle.DriftRule) lifecycle.DriftSeverity {
+	switch {
+	case r.Quarantines():
+		return lifecycle.SeverityCritical
+	case r == lifecycle.DriftIPChanged || r == lifecycle.DriftRetiredDeployed:
+		return lifecycle.SeverityInfo
+	}
+	return lifecycle.SeverityWarning
+}

@@ -1,0 +1,74 @@
+package bolt
+
+import (
+	"context"
+	"sort"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	bbolt "go.etcd.io/bbolt"
+)
+
+// UpdateNodeMaasState implements lifecycle.MaasStateStore.
+func (s *Store) UpdateNodeMaasState(ctx context.Context, nodeID string, fn func(*lifecycle.NodeMaasState) error) (out lifecycle.NodeMaasState, err error) {
+	const op = "store.UpdateNodeMaasState"
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		n, err := loadNode(tx, op, nodeID)
+		if err != nil {
+			return err
+		}
+		b := tx.Bucket(bMaasState)
+		var st lifecycle.NodeMaasState
+		ok, err := get(b, nodeID, &st)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			st = lifecycle.NodeMaasState{NodeID: n.ID, SiteID: n.SiteID, MaasSystemID: n.MaasSystemID}
+		}
+		if err := fn(&st); err != nil {
+			return err
+		}
+		if st.NodeID != n.ID || st.SiteID != n.SiteID {
+			return lifecycle.Invalid(op, "node_id", "the node and site of a MAAS state record cannot change")
+		}
+		out = st
+		return put(b, []byte(nodeID), st)
+	})
+	if err != nil {
+		return lifecycle.NodeMaasState{}, err
+	}
+	return out, nil
+}
+
+// GetNodeMaasState implements lifecycle.MaasStateStore.
+func (s *Store) GetNodeMaasState(ctx context.Context, nodeID string) (st lifecycle.NodeMaasState, err error) {
+	const op = "store.GetNodeMaasState"
+	err = s.view(ctx, op, func(tx *bbolt.Tx) error {
+		ok, err := get(tx.Bucket(bMaasState), nodeID, &st)
+		if err == nil && !ok {
+			err = notFound(op, "node MAAS state", nodeID)
+		}
+		return err
+	})
+	return st, err
+}
+
+// ListNodeMaasStates implements lifecycle.MaasStateStore.
+func (s *Store) ListNodeMaasStates(ctx context.Context, f lifecycle.MaasStateFilter) ([]lifecycle.NodeMaasState, error) {
+	out := []lifecycle.NodeMaasState{}
+	err := s.view(ctx, "store.ListNodeMaasStates", func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bMaasState)
+		return b.ForEach(func(k, _ []byte) error {
+			var st lifecycle.NodeMaasState
+			if _, err := get(b, string(k), &st); err != nil {
+				return err
+			}
+			if (f.SiteID == "" || f.SiteID == st.SiteID) && (!f.DriftOnly || st.DriftDetected) {
+				out = append(out, st)
+			}
+			return nil
+		})
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].NodeID < out[j].NodeID })
+	return out, err
+}
