@@ -10,8 +10,12 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
+// TestOnboardBatchOf50 onboards 50 machines as one batch, ten at a time;
+// every machine boots the rendered cloud-init and its real agent enrolls
+// over mutual TLS.
 func TestOnboardBatchOf50(t *testing.T) {
 	s := newSite(t)
+	withRealAgents(t, s)
 	_, err := s.store.UpdateSitePolicy(context.Background(), "site-1", func(p *lifecycle.SitePolicy) error {
 		p.BatchMaxParallel = 10
 		return nil
@@ -38,7 +42,7 @@ func TestOnboardBatchOf50(t *testing.T) {
 		}
 		n, err := s.store.GetNode(context.Background(), r.NodeID)
 		must(t, err)
-		if n.Status != lifecycle.NodeActive || r.BatchID != "batch-1" {
+		if n.Status != lifecycle.NodeActive || n.EnrolledAt == nil || n.AgentCertSerial == "" || r.BatchID != "batch-1" {
 			t.Fatalf("node %s is %s (batch %q)", n.Hostname, n.Status, r.BatchID)
 		}
 		if d := s.log.count(r.MaasSystemID, "POST", "deploy"); d != 1 {

@@ -114,10 +114,14 @@ func TestEnrollRejectsBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st, p := post(t, e.Client(nil), e.URL+wire.RouteEnroll, tc.req, nil)
-			if st != http.StatusBadRequest || p.Field != tc.field {
-				t.Fatalf("enroll = %d %+v, want 400 naming %s", st, p, tc.field)
+			if st != http.StatusUnprocessableEntity || p.Field != tc.field {
+				t.Fatalf("enroll = %d %+v, want 422 naming %s", st, p, tc.field)
 			}
 		})
+	}
+	var cr wire.CertResponse
+	if st, _ := post(t, e.Client(nil), e.URL+wire.RouteEnroll, map[string]any{"node_id": 7}, &cr); st != http.StatusBadRequest {
+		t.Errorf("a body that is not the expected JSON = %d, want 400", st)
 	}
 	if st, p, _ := enroll(t, e, node, tok); st != http.StatusOK {
 		t.Errorf("bad requests spent the token: %d %+v", st, p)

@@ -37,8 +37,8 @@ func TestWaitIsHeartbeatAndTimesOut(t *testing.T) {
 	if n, _ := e.Store.GetNode(e.Ctx, node); n.LastContactAt == nil || !n.LastContactAt.Equal(e.Clock.Now()) {
 		t.Errorf("poll did not record contact: %v", n.LastContactAt)
 	}
-	if st, _ := poll(t, e.Client(e.ClientCert(node)), e.URL+wire.WaitPath(node)+"?timeout=soon"); st != http.StatusBadRequest {
-		t.Errorf("bad timeout = %d, want 400", st)
+	if st, _ := poll(t, e.Client(e.ClientCert(node)), e.URL+wire.WaitPath(node)+"?timeout=soon"); st != http.StatusUnprocessableEntity {
+		t.Errorf("bad timeout = %d, want 422", st)
 	}
 }
 

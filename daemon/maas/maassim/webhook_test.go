@@ -18,6 +18,8 @@ type receiver struct {
 	mu    sync.Mutex
 	hints []maassim.Hint
 	bad   int
+	sent  time.Time // when the change was made
+	first time.Time // when the first hint arrived
 }
 
 func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -34,6 +36,9 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var h maassim.Hint
 	_ = json.Unmarshal(body, &h)
+	if len(rc.hints) == 0 {
+		rc.first = time.Now()
+	}
 	rc.hints = append(rc.hints, h)
 }
 
@@ -74,7 +79,11 @@ func TestWebhookEmitter(t *testing.T) {
 				t.Fatalf("not reordered: %+v", hs)
 			}
 		}},
-		{"delay", maassim.WebhookFaults{Delay: 30 * time.Millisecond}, func(*testing.T, *receiver, []maassim.Hint) {}},
+		{"delay", maassim.WebhookFaults{Delay: 150 * time.Millisecond}, func(t *testing.T, rc *receiver, _ []maassim.Hint) {
+			if d := rc.first.Sub(rc.sent); d < 150*time.Millisecond {
+				t.Fatalf("first hint after %v, want the 150ms delay", d)
+			}
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,8 +95,14 @@ func TestWebhookEmitter(t *testing.T) {
 			defer cancel()
 			go st.sim.Run(ctx)
 			st.sim.SetWebhooks([]maassim.WebhookTarget{{URL: hs.URL, Secret: "s3cret"}}, c.faults)
+			rc.mu.Lock()
+			rc.sent = time.Now()
+			rc.mu.Unlock()
 			mustPost(t, st, "/MAAS/api/2.0/machines/"+st.ids(t)[0]+"/?op=deploy", nil)
-			c.check(t, rc, rc.wait(t, 2))
+			hints := rc.wait(t, 2)
+			rc.mu.Lock()
+			defer rc.mu.Unlock()
+			c.check(t, rc, hints)
 		})
 	}
 	t.Run("drop", func(t *testing.T) {
