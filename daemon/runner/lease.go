@@ -129,9 +129,12 @@ func (r *Runner) recoverSite(s *siteState) error {
 			s.pending = append(s.pending, run.ID)
 		case holdsSlot(run.Status):
 			r.take(s, rs)
-			if run.WaitUntil != nil {
-				r.park(rs)
+			if run.WaitUntil != nil && run.StageStartedAt == nil {
+				r.park(rs) // a retry backoff: keep its time
 			} else {
+				// Re-enter the recorded stage, waiting ones included: a
+				// wake that came while no daemon ran is not lost, the
+				// stage re-reads the state it waits on.
 				rs.recovered = true
 				r.dispatch(rs)
 			}

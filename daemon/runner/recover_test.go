@@ -71,9 +71,10 @@ func TestParkedRunsSurviveRestartAndQueueKeepsOrder(t *testing.T) {
 		t.Fatal("the second run must still be queued")
 	}
 	h.start()
+	h.eventually("re-check after restart", func() bool { return execs.get(a) == 2 })
 	h.waitParked(a)
-	if execs.get(a) != 1 {
-		t.Fatalf("a parked run must not re-execute on restart before its wake (%d)", execs.get(a))
+	if h.run(b).Status != lifecycle.JobPending {
+		t.Fatal("a restart must not admit past the cap")
 	}
 	h.clock.Advance(11 * time.Minute)
 	h.waitStatus(a, lifecycle.JobCompleted)
@@ -114,4 +115,24 @@ func mustLease(h *harness) lifecycle.Lease {
 	l, err := h.store.GetLease(context.Background(), "site-1")
 	h.must(err)
 	return l
+}
+
+// A change that happened while no daemon ran (its wake went nowhere) is
+// seen at restart: waiting stages are re-entered and re-read their state.
+func TestRestartRechecksWaitingStages(t *testing.T) {
+	var ready atomic.Bool
+	h := newHarness(t, &Def{Name: "t", Stages: []StageDef{{Stage: lifecycle.StageWaitForAgentEnrollment,
+		Run: func(ctx context.Context, c *Context) (Outcome, error) {
+			if ready.Load() {
+				return Done("enrolled"), nil
+			}
+			return Wait(time.Time{}, "node:n1"), nil
+		}}}})
+	h.start()
+	id := h.submit("")
+	h.waitParked(id)
+	h.stop()
+	ready.Store(true) // the agent enrolled while the daemon was down
+	h.start()
+	h.waitStatus(id, lifecycle.JobCompleted)
 }
