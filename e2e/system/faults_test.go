@@ -77,15 +77,28 @@ func recoverFailed(t *testing.T, w *world, batch string, ids map[string]string) 
 }
 
 // outOfBandRelease releases an active machine behind the daemon's back.
-// The change feed and reconciler (issue 8) have not landed on main: the
-// daemon does not notice yet, and this test pins that. When the
-// reconciler lands, the node must become quarantined instead.
+// Every webhook is being dropped, so the change feed's events cursor (or
+// its resync) must find it: the reconciler quarantines the node and
+// records the drift, and the alert-relevant series show it.
 func outOfBandRelease(t *testing.T, w *world, host string) {
 	t.Helper()
 	w.sim.control("machines/"+w.sim.machines[host].systemID+"/release", nil)
-	time.Sleep(2 * time.Second) // twenty poll intervals
-	if got := w.nodes()[host]; got != "active" {
-		t.Errorf("%s is %q after an out-of-band release; the daemon without a reconciler leaves it active", host, got)
+	deadline := time.Now().Add(30 * time.Second)
+	for w.nodes()[host] != "quarantined" {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is %q 30s after an out-of-band release, want quarantined", host, w.nodes()[host])
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	fams := scrape(t, w.daemon)
+	if v := sample(fams, "maas_sidecar_nodes", map[string]string{"state": "quarantined"}); v != 1 {
+		t.Errorf("maas_sidecar_nodes{state=quarantined} = %v, want 1", v)
+	}
+	if v := sample(fams, "maas_sidecar_drift_open", map[string]string{"severity": "critical"}); v < 1 {
+		t.Errorf("maas_sidecar_drift_open{severity=critical} = %v, want at least 1 (the alert's series)", v)
+	}
+	if v := sample(fams, "maas_sidecar_runs", map[string]string{"status": "failed_manual_intervention"}); v != 1 {
+		t.Errorf("maas_sidecar_runs{status=failed_manual_intervention} = %v, want 1 (gpu-004)", v)
 	}
 }
 

@@ -3,12 +3,9 @@
 package system
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/prometheus/common/expfmt"
 )
 
 // TestOnboardBatch: a batch onboarded through `onboard --csv` and
@@ -52,25 +49,18 @@ func (w *world) checkNoDuplicates(want map[string]int) {
 	}
 }
 
-// checkMetrics scrapes /metrics and parses it as Prometheus text.
+// checkMetrics scrapes /metrics, which must parse, and checks the series
+// the shipped alerts read are there.
 func checkMetrics(t *testing.T, d *daemon) {
 	t.Helper()
-	resp, err := http.Get(d.url("/metrics"))
-	if err != nil {
-		t.Fatalf("GET /metrics: %v", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /metrics: %s", resp.Status)
-	}
-	var p expfmt.TextParser
-	fams, err := p.TextToMetricFamilies(resp.Body)
-	if err != nil {
-		t.Fatalf("/metrics does not parse: %v", err)
-	}
-	for _, name := range []string{"maas_sidecar_build_info", "process_start_time_seconds", "go_goroutines"} {
+	fams := scrape(t, d)
+	for _, name := range []string{"maas_sidecar_build_info", "process_start_time_seconds", "maas_sidecar_runs",
+		"maas_sidecar_nodes", "maas_sidecar_stage_duration_seconds", "maas_sidecar_feed_last_success_timestamp_seconds"} {
 		if _, ok := fams[name]; !ok {
 			t.Errorf("/metrics has no %s", name)
 		}
+	}
+	if v := sample(fams, "maas_sidecar_nodes", map[string]string{"state": "active"}); v != 6 {
+		t.Errorf("maas_sidecar_nodes{state=active} = %v, want 6", v)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
@@ -75,7 +76,10 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		Metrics: reconcile.NewMetrics(reg)})
 	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clock.Real{}, Logger: log})
 	c.feed = feed.New(feed.Config{Store: st, Connector: sm, Secrets: bridge.WebhookSecrets{Secrets: sec},
-		Reconciler: recon, Waker: c.runner, Logger: log, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval})
+		Reconciler: recon, Waker: c.runner, Logger: log, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval,
+		// A site created through the admin API is followed within one
+		// poll interval, not the feed's 30 s default (a store read).
+		SitesInterval: min(cfg.PollInterval, 30*time.Second)})
 	c.runs = append(c.runs, c.runner.Run, c.agents.run, c.feed.Run, recon.Run)
 	return c, nil
 }
