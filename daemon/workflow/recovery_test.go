@@ -34,30 +34,3 @@ func TestRestartCleanAfterSpentDatasourceRetry(t *testing.T) {
 		t.Errorf("%d deploys, want 3 (two failed, one after restart_clean)", got)
 	}
 }
-
-// An enrollment whose wake was lost (the daemon died between the agent
-// API recording it and the run's journal) is still seen: the waiting
-// stage rechecks the store.
-func TestEnrollmentWithoutWakeIsSeen(t *testing.T) {
-	s := newSite(t)
-	readyMachine(t, s, "c07u71", "10.0.9.21", maassim.HostSpec{})
-	ids := make(chan string, 1)
-	s.enroll = func(b maassim.Boot) {
-		go func() { // once the run waits for it, enroll without a wake
-			id := <-ids
-			s.parkedAt(id, lifecycle.StageWaitForAgentEnrollment, 1, true)
-			ctx := context.Background()
-			now := time.Now()
-			_, err := s.store.UpdateNode(ctx, s.run(id).NodeID, func(x *lifecycle.Node) error { x.EnrolledAt = &now; return nil })
-			if err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	id := s.onboard("c07u71", "10.0.9.21")
-	ids <- id
-	r := s.wait(id, 30*time.Second)
-	if r.Status != lifecycle.JobCompleted {
-		t.Fatalf("%s at %s (%s)\n%s", r.Status, r.CurrentStage, r.ErrorMessage, s.events(r.ID))
-	}
-}

@@ -8,7 +8,7 @@ import (
 )
 
 // waitForAgentEnrollment waits for the agent to enroll (the agent API
-// wakes NodeKey; the store is rechecked every Recheck), then, the health checks behind it, moves the node
+// wakes NodeKey), then, the health checks behind it, moves the node
 // enrolling -> active. A node already active is a late success, adopted.
 func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
@@ -19,10 +19,7 @@ func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (ru
 	case n.Status == lifecycle.NodeActive:
 		return runner.Complete("node active"), nil
 	case n.EnrolledAt == nil:
-		// The wake is in memory: a daemon killed between recording the
-		// enrollment and this run's journal loses it. The recheck reads
-		// only the store, never MAAS.
-		return runner.Wait(c.Now().Add(d.recheck()), NodeKey(n.ID)), nil
+		return runner.Wait(zero, NodeKey(n.ID)), nil
 	case n.Status != lifecycle.NodeEnrolling:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "agent enrolled but node %s is %s", n.ID, n.Status))
