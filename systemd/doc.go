@@ -1,4 +1,4 @@
 // Package systemd holds the systemd units the packages install
-// (gpuaas-node-agent.service); its integration test checks each with the
-// real systemd-analyze verify.
+// (maas-sidecar.service, gpuaas-node-agent.service); its integration test
+// checks each with the real systemd-analyze verify.
 package systemd

@@ -10,29 +10,39 @@ import (
 	"testing"
 )
 
-// TestAgentUnitVerifies runs systemd-analyze verify on the agent's unit,
-// with ExecStart pointing at a freshly built agent binary, and fails on
-// any output: systemd-analyze exits 0 on many parse errors.
-func TestAgentUnitVerifies(t *testing.T) {
+// TestUnitsVerify runs systemd-analyze verify on each shipped unit, with
+// ExecStart pointing at a freshly built binary, and fails on any output:
+// systemd-analyze exits 0 on many parse errors.
+func TestUnitsVerify(t *testing.T) {
+	for unit, pkg := range map[string]string{
+		"gpuaas-node-agent": "github.com/gpuaas/maas-sidecar/agent/cmd/gpuaas-node-agent",
+		"maas-sidecar":      "github.com/gpuaas/maas-sidecar/daemon/cmd/maas-sidecar",
+	} {
+		t.Run(unit, func(t *testing.T) { verifyUnit(t, unit, pkg) })
+	}
+}
+
+func verifyUnit(t *testing.T, name, pkg string) {
 	analyze, err := exec.LookPath("systemd-analyze")
 	if err != nil {
 		t.Fatal("systemd-analyze is missing: install the Debian package systemd (hack/install-test-deps.sh)")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "gpuaas-node-agent")
-	build := exec.Command("go", "build", "-o", bin, "github.com/gpuaas/maas-sidecar/agent/cmd/gpuaas-node-agent")
+	bin := filepath.Join(dir, name)
+	build := exec.Command("go", "build", "-o", bin, pkg)
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the agent: %v\n%s", err, out)
+		t.Fatalf("building %s: %v\n%s", name, err, out)
 	}
-	unit, err := os.ReadFile("gpuaas-node-agent.service")
+	unit, err := os.ReadFile(name + ".service")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(unit), "ExecStart=/usr/bin/gpuaas-node-agent ") {
-		t.Fatal("unit no longer starts /usr/bin/gpuaas-node-agent")
+	exec0 := "ExecStart=/usr/bin/" + name + " "
+	if !strings.Contains(string(unit), exec0) {
+		t.Fatalf("unit no longer starts /usr/bin/%s", name)
 	}
-	patched := strings.Replace(string(unit), "ExecStart=/usr/bin/gpuaas-node-agent ", "ExecStart="+bin+" ", 1)
-	path := filepath.Join(dir, "gpuaas-node-agent.service")
+	patched := strings.Replace(string(unit), exec0, "ExecStart="+bin+" ", 1)
+	path := filepath.Join(dir, name+".service")
 	if err := os.WriteFile(path, []byte(patched), 0o644); err != nil {
 		t.Fatal(err)
 	}

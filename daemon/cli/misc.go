@@ -155,3 +155,22 @@ func auditList(ctx context.Context, s *session, args []string) error {
 	}
 	return s.show(raw, "SEQ AT ACTOR ACTION TARGET REASON", rows)
 }
+
+// nodeActivate returns a quarantined node to service (MAAS must show its
+// machine Deployed); --reason is required and audited.
+func nodeActivate(ctx context.Context, s *session, args []string) error {
+	s.flags().StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
+	pos, err := s.parse(args, 1, "ID")
+	if err != nil {
+		return err
+	}
+	if s.reason == "" {
+		return usagef("--reason is required")
+	}
+	var out struct{ ID, Hostname, Status string }
+	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+pos[0]+"/activate", map[string]string{"reason": s.reason}, &out, nil)
+	if err != nil {
+		return err
+	}
+	return s.show(raw, "NODE HOSTNAME STATE", [][]string{{out.ID, out.Hostname, out.Status}})
+}

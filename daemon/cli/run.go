@@ -37,7 +37,7 @@ var commands = map[string]command{
 	"onboard":         onboard,
 	"onboarding get":  onboardingGet,
 	"onboarding list": onboardingList, "onboarding watch": onboardingWatch,
-	"node list": nodeList, "node get": nodeGet,
+	"node list": nodeList, "node get": nodeGet, "node activate": nodeActivate,
 	"token create": tokenCreate, "token list": tokenList, "token revoke": tokenRevoke,
 	"audit": auditList,
 }

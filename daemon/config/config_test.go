@@ -33,6 +33,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"zero shutdown", func(c *Config) { c.ShutdownTimeout = 0 }, "shutdown_timeout", "config: shutdown_timeout: 0s is not a positive duration"},
 		{"negative lock wait", func(c *Config) { c.StoreLockTimeout = -time.Second }, "store_lock_timeout", "store_lock_timeout: -1s"},
 		{"zero poll interval", func(c *Config) { c.PollInterval = 0 }, "poll_interval", "poll_interval: 0s"},
+		{"slow poll interval", func(c *Config) { c.PollInterval = 5 * time.Minute }, "poll_interval", "over 1m"},
 		{"agent listen", func(c *Config) { c.Agent.Listen = "5291" }, "agent.listen", `agent.listen: "5291" is not host:port`},
 		{"agent url not https", func(c *Config) { c.Agent.URL = "http://region:5291" }, "agent.url", "is not an https URL"},
 		{"package url", func(c *Config) { c.Agent.PackageURL = "ftp://x/a.deb" }, "agent.package_url", "is not an http(s) URL"},

@@ -33,6 +33,11 @@ func (c Config) Validate() error {
 	if err := positive(c.PollInterval); err != "" {
 		return invalid("poll_interval", "%s %s", c.PollInterval, err)
 	}
+	if c.PollInterval > time.Minute {
+		// The shipped MaasSidecarFeedStalled alert fires after 120 s
+		// without a successful poll.
+		return invalid("poll_interval", "%s is over 1m; the feed-stalled alert expects a poll at least every minute", c.PollInterval)
+	}
 	return c.Agent.validate()
 }
 

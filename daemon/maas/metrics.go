@@ -11,7 +11,7 @@ import (
 
 // Metrics counts MAAS API requests and errors by operation. The op label
 // is bounded: the HTTP method with the resource (machine ids dropped) or
-// MAAS's op name, e.g. "GET machine", "POST deploy", "GET events query".
+// MAAS's op name, e.g. "GET machine", "POST machine deploy".
 // Share one Metrics between the clients of every site.
 type Metrics struct {
 	requests, errors *prometheus.CounterVec

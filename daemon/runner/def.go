@@ -28,6 +28,10 @@ type StageDef struct {
 	// if it still waits, the run fails with TimeoutClass.
 	Timeout      func(lifecycle.SitePolicy) time.Duration
 	TimeoutClass lifecycle.FailureClass
+	// RetryOnTimeout lets a timed-out wait start a fresh attempt (with a
+	// fresh window) within its class's bound; without it a timeout ends the
+	// run at once, so the policy timeout is the whole wait.
+	RetryOnTimeout bool
 	// CallTimeout bounds one execution of Run (default 2 minutes).
 	CallTimeout time.Duration
 	// Conditional stages are reached only by Goto, never by Done.

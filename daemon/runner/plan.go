@@ -85,7 +85,11 @@ func (p plan) wait() (mutation, []lifecycle.RunEvent) {
 		limit := p.sd.Timeout(p.policy)
 		deadline := p.run.StageStartedAt.Add(limit)
 		if !p.now.Before(deadline) {
-			return p.failOrRetry(p.timeoutClass(), fmt.Errorf("%s timed out after %s", p.sd.Stage, limit))
+			err := fmt.Errorf("%s timed out after %s", p.sd.Stage, limit)
+			if p.sd.RetryOnTimeout {
+				return p.failOrRetry(p.timeoutClass(), err)
+			}
+			return p.fail(p.timeoutClass(), err, nil)
 		}
 		if until.IsZero() || deadline.Before(until) {
 			until = deadline

@@ -55,6 +55,10 @@ func (d Deps) Onboarding() *runner.Def {
 			stages[i].Compensate = d.releaseToReady
 		case lifecycle.StageRenderCloudInit:
 			stages[i].Compensate = d.retireEnrollment
+		case lifecycle.StageWaitForAgentEnrollment:
+			// Seed 001 §4.6: wait again (max 2 attempts); the other waits
+			// stop at their policy timeout for an operator.
+			stages[i].RetryOnTimeout = true
 		}
 	}
 	return &runner.Def{Name: "onboarding", Stages: stages, Adopt: d.adoptOnboarding}

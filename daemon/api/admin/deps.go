@@ -21,6 +21,7 @@ type Store interface {
 	lifecycle.MaasStateStore
 	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
 	ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error)
+	TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (lifecycle.Node, error)
 	GetRun(ctx context.Context, id string) (lifecycle.Run, error)
 	ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error)
 	ListRunEvents(ctx context.Context, runID string, afterSeq uint64, limit int) ([]lifecycle.RunEvent, error)

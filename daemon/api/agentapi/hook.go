@@ -6,13 +6,13 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// ActivateOnEnroll is the interim enrollment hook: a node still in
+// ActivateOnEnroll is the default enrollment hook, for an agent API used
+// without the onboarding workflow (its own tests): a node still in
 // enrolling moves to active, through the store's TransitionNode as the
-// onboarding workflow (the actor that owns that move). Seed 001 has the
-// onboarding workflow make this move after its health checks; once that
-// workflow exists it replaces this hook with one that only wakes the
-// parked WaitForAgentEnrollment stage. A node in any other state (a
-// re-enrollment) is left where it is.
+// onboarding workflow. The daemon wires a hook that only wakes the
+// parked wait_for_agent_enrollment stage instead: seed 001 has the
+// workflow make this move after its health checks. A node in any other
+// state (a re-enrollment) is left where it is.
 func ActivateOnEnroll(st Store) EnrollHook {
 	return func(ctx context.Context, n lifecycle.Node) error {
 		if n.Status != lifecycle.NodeEnrolling {

@@ -3,8 +3,11 @@ package main
 import (
 	"log/slog"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 	"github.com/gpuaas/maas-sidecar/ipmi"
@@ -13,7 +16,7 @@ import (
 // openSecrets returns the secret reader the workflows use and, when Vault
 // is configured, the Vault client itself (the admin API writes credentials
 // through it and its Run keeps the token renewed).
-func openSecrets(cfg config.Config, log *slog.Logger) (workflow.Secrets, *secrets.Vault, error) {
+func openSecrets(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (workflow.Secrets, *secrets.Vault, error) {
 	v := cfg.Vault
 	if v.Address == "" {
 		log.Warn("no Vault configured (vault.address): site credentials cannot be read or written")
@@ -21,32 +24,40 @@ func openSecrets(cfg config.Config, log *slog.Logger) (workflow.Secrets, *secret
 	}
 	vault, err := secrets.NewVault(secrets.VaultConfig{Address: v.Address, Namespace: v.Namespace, CACertFile: v.CACertFile,
 		TokenFile: v.TokenFile, RoleIDFile: v.RoleIDFile, SecretIDFile: v.SecretIDFile},
-		secrets.VaultOptions{Log: log.With("component", "vault")})
+		secrets.VaultOptions{Log: log.With("component", "vault"), Metrics: secrets.NewMetrics(reg)})
 	if err != nil {
 		return nil, nil, err
 	}
 	return vault, vault, nil
 }
 
-// openPower returns direct BMC access through bmclib, or, when ipmitool is
-// not installed, a Power that says so to the one stage that needs it.
-func openPower(cfg config.Config, log *slog.Logger) workflow.Power {
+// openPower returns direct BMC access through bmclib. A bad ipmi.* key
+// stops the daemon; a host without ipmitool gets a Power that says so to
+// the one stage that needs it (PXE discovery).
+func openPower(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (workflow.Power, error) {
 	c, err := ipmi.New(ipmi.Config{Providers: cfg.IPMI.Providers, CipherSuite: cfg.IPMI.CipherSuite, Timeout: cfg.IPMI.Timeout},
-		ipmi.Options{Log: log.With("component", "ipmi")})
+		ipmi.Options{Log: log.With("component", "ipmi"), Metrics: ipmi.NewMetrics(reg)})
+	if lifecycle.ErrorCode(err) == lifecycle.CodeInvalid {
+		return nil, err
+	}
 	if err != nil {
 		log.Warn("direct BMC access unavailable; PXE discovery will fail", "err", err)
-		return bridge.NoPower{Why: err.Error()}
+		return bridge.NoPower{Why: err.Error()}, nil
 	}
-	return bridge.Power{BMCs: c}
+	return bridge.Power{BMCs: c}, nil
 }
 
 // productionAdapters are Vault (when configured) and bmclib.
-func productionAdapters(cfg config.Config, log *slog.Logger) (adapters, error) {
-	sec, vault, err := openSecrets(cfg, log)
+func productionAdapters(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (adapters, error) {
+	sec, vault, err := openSecrets(cfg, reg, log)
 	if err != nil {
 		return adapters{}, err
 	}
-	ad := adapters{secrets: sec, power: openPower(cfg, log)}
+	power, err := openPower(cfg, reg, log)
+	if err != nil {
+		return adapters{}, err
+	}
+	ad := adapters{secrets: sec, power: power}
 	if vault != nil {
 		ad.writer = vault
 		ad.runs = append(ad.runs, vault.Run)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"net"
 	"os"
@@ -58,7 +59,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		stopParts()
 		return errors.Join(err, g.Wait())
 	}
-	site, ad, err := pickAdapters(gctx, cfg, st, log)
+	site, ad, err := pickAdapters(gctx, cfg, st, reg, log)
 	var c *core
 	if err == nil {
 		c, err = buildCore(cfg, st, ad, reg, log)
@@ -120,10 +121,10 @@ func watchdog(log *slog.Logger, n *sdnotify.Notifier, c api.Checker) *sdnotify.W
 
 // pickAdapters returns the simulated site's ports in dev mode, else the
 // production ones.
-func pickAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *slog.Logger) (*devmode.Site, adapters, error) {
+func pickAdapters(ctx context.Context, cfg config.Config, st daemonStore, reg prometheus.Registerer, log *slog.Logger) (*devmode.Site, adapters, error) {
 	if cfg.Dev {
 		return devAdapters(ctx, cfg, st, log)
 	}
-	ad, err := productionAdapters(cfg, log)
+	ad, err := productionAdapters(cfg, reg, log)
 	return nil, ad, err
 }
