@@ -209,23 +209,26 @@ func (l *requestLog) setAfter(f func(call string)) {
 
 func (l *requestLog) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err == nil {
-			op := r.Form.Get("op")
-			call := r.Method + " " + r.URL.Path + " " + op
-			l.mu.Lock()
-			l.calls = append(l.calls, call)
-			if r.Method == http.MethodPost && r.URL.Path == "/MAAS/api/2.0/machines/" && op == "" {
-				l.bmcPass = append(l.bmcPass, r.Form.Get("power_parameters_power_pass"))
-			}
-			after := l.after
-			l.mu.Unlock()
-			h.ServeHTTP(w, r)
-			if after != nil {
-				after(call)
-			}
+		if err := r.ParseForm(); err != nil {
+			// A body cut short (its client was killed mid-request) is
+			// refused as MAAS refuses it; a second ParseForm inside the
+			// simulator would see the partial form as complete.
+			http.Error(w, "Bad Request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		op := r.Form.Get("op")
+		call := r.Method + " " + r.URL.Path + " " + op
+		l.mu.Lock()
+		l.calls = append(l.calls, call)
+		if r.Method == http.MethodPost && r.URL.Path == "/MAAS/api/2.0/machines/" && op == "" {
+			l.bmcPass = append(l.bmcPass, r.Form.Get("power_parameters_power_pass"))
+		}
+		after := l.after
+		l.mu.Unlock()
 		h.ServeHTTP(w, r)
+		if after != nil {
+			after(call)
+		}
 	})
 }
 
