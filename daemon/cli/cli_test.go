@@ -180,4 +180,11 @@ func TestCredentialsFromStdinAndFiles(t *testing.T) {
 	if r := d.cli("", "site", "probe", d.site); r.code != cli.ExitOK || !strings.Contains(r.stdout, "3.6.5") {
 		t.Errorf("probe: exit %d %s %s", r.code, r.stdout, r.stderr)
 	}
+	hook := d.file("hook", "whsec-0123456789abcdef\n")
+	if r := d.cli("", "site", "credentials", d.site, "--maas-key-file", key, "--webhook-secret-file", hook); r.code != cli.ExitOK {
+		t.Fatalf("webhook secret: exit %d %s", r.code, r.stderr)
+	}
+	if got := d.vault.data[lifecycle.WebhookSecretVaultPath(d.site)]["secret"]; got != "whsec-0123456789abcdef" {
+		t.Errorf("webhook secret in Vault = %q", got)
+	}
 }

@@ -16,6 +16,7 @@ func siteCredentials(ctx context.Context, s *session, args []string) error {
 	powerUser := fs.String("power-user", "", "default BMC user (not secret)")
 	powerFile := fs.String("power-password-file", "", "`file` with the default BMC password, - for stdin")
 	deployFile := fs.String("deploy-password-file", "", "`file` with the deploy user's password, - for stdin")
+	hookFile := fs.String("webhook-secret-file", "", "`file` with the HMAC secret of the site's MAAS change hints, - for stdin")
 	fs.StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
 	pos, err := s.parse(args, 1, "SITE")
 	if err != nil {
@@ -28,7 +29,7 @@ func siteCredentials(ctx context.Context, s *session, args []string) error {
 		return usagef("--power-user and --power-password-file go together")
 	}
 	stdin := 0
-	for _, f := range []string{*keyFile, *powerFile, *deployFile} {
+	for _, f := range []string{*keyFile, *powerFile, *deployFile, *hookFile} {
 		if f == "-" {
 			stdin++
 		}
@@ -47,9 +48,11 @@ func siteCredentials(ctx context.Context, s *session, args []string) error {
 		}
 		body["power_credentials"] = map[string]string{"user": *powerUser, "password": pw}
 	}
-	if *deployFile != "" {
-		if body["deploy_password"], err = s.readSecret(*deployFile, "the deploy password"); err != nil {
-			return err
+	for flag, field := range map[*string]string{deployFile: "deploy_password", hookFile: "webhook_secret"} {
+		if *flag != "" {
+			if body[field], err = s.readSecret(*flag, strings.ReplaceAll(field, "_", " ")); err != nil {
+				return err
+			}
 		}
 	}
 	var out struct {

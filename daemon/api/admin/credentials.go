@@ -11,12 +11,13 @@ import (
 
 // credentialsRequest is the body of POST /maas-sites/{id}/credentials. The
 // MAAS API key is required (it is checked against MAAS before anything is
-// written); the power credentials and the deploy password are optional,
-// so each can be rotated on its own.
+// written); the power credentials, the deploy password and the webhook
+// HMAC secret are optional, so each can be rotated on its own.
 type credentialsRequest struct {
 	MAASAPIKey     string            `json:"maas_api_key"`
 	Power          *powerCredentials `json:"power_credentials"`
 	DeployPassword *string           `json:"deploy_password"`
+	WebhookSecret  *string           `json:"webhook_secret"`
 }
 
 type powerCredentials struct {
@@ -48,6 +49,9 @@ func (q credentialsRequest) check(op string) error {
 	}
 	if d := q.DeployPassword; d != nil && (*d == "" || len(*d) > 256) {
 		return lifecycle.Invalid(op, "deploy_password", "deploy_password must be 1-256 characters")
+	}
+	if w := q.WebhookSecret; w != nil && (len(*w) < 16 || len(*w) > 256) {
+		return lifecycle.Invalid(op, "webhook_secret", "webhook_secret must be 16-256 characters")
 	}
 	return nil
 }
@@ -101,6 +105,9 @@ func (q credentialsRequest) writes(s lifecycle.Site) []secretWrite {
 	}
 	if q.DeployPassword != nil {
 		out = append(out, secretWrite{s.DeployPasswordVaultPath, map[string]string{"password": *q.DeployPassword}})
+	}
+	if q.WebhookSecret != nil {
+		out = append(out, secretWrite{lifecycle.WebhookSecretVaultPath(s.ID), map[string]string{"secret": *q.WebhookSecret}})
 	}
 	return out
 }

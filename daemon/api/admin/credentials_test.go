@@ -40,6 +40,11 @@ func TestCredentials(t *testing.T) {
 	if d := cmp.Diff(want, e.secrets.data); d != "" {
 		t.Errorf("vault (-want +got):\n%s", d)
 	}
+	hook := map[string]any{"maas_api_key": simKey, "webhook_secret": "whsec-0123456789abcdef"}
+	expect(t, e.do(adminRole, http.MethodPost, sitePath(id, "credentials"), hook), http.StatusOK, "")
+	if got := e.secrets.data[lifecycle.WebhookSecretVaultPath(id)]["secret"]; got != "whsec-0123456789abcdef" {
+		t.Errorf("webhook secret at %s = %q", lifecycle.WebhookSecretVaultPath(id), got)
+	}
 }
 
 func TestCredentialsRefused(t *testing.T) {
@@ -64,6 +69,7 @@ func TestCredentialsRefused(t *testing.T) {
 		{"power user missing", id, map[string]any{"maas_api_key": simKey, "power_credentials": map[string]any{"password": "p"}}, 422, "power_credentials.user"},
 		{"power password missing", id, map[string]any{"maas_api_key": simKey, "power_credentials": map[string]any{"user": "u"}}, 422, "power_credentials.password"},
 		{"deploy password empty", id, map[string]any{"maas_api_key": simKey, "deploy_password": ""}, 422, "deploy_password"},
+		{"webhook secret short", id, map[string]any{"maas_api_key": simKey, "webhook_secret": "short"}, 422, "webhook_secret"},
 		{"key wrong type", id, map[string]any{"maas_api_key": 7}, 400, "maas_api_key"},
 		{"site not found", "nope", credsBody(simKey), 404, ""},
 		{"site deleted", gone, credsBody(simKey), 409, ""},
