@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 )
 
@@ -70,7 +71,7 @@ func TestOnboardAndDecommissionCalls(t *testing.T) {
 	c := e.client
 	m, err := c.CreateMachine(ctx, maas.NewMachine{Hostname: "gpu-01", Architecture: "amd64",
 		Power: maas.IPMIPower{Address: "10.20.0.5", User: "root", Password: "calvin"}, NoCommission: true})
-	if err != nil || m.Status != maas.StatusNew || m.PowerType != "ipmi" || m.Architecture != "amd64/generic" {
+	if err != nil || m.Status != lifecycle.MaasNew || m.PowerType != "ipmi" || m.Architecture != "amd64/generic" {
 		t.Fatalf("create: %+v %v", m, err)
 	}
 	sid := m.SystemID
@@ -82,14 +83,14 @@ func TestOnboardAndDecommissionCalls(t *testing.T) {
 		t.Fatalf("token before commissioning: %v %v", tok, err)
 	}
 	acc, err := c.Accept(ctx, sid)
-	if err != nil || len(acc) != 1 || acc[0].Status != maas.StatusCommissioning {
+	if err != nil || len(acc) != 1 || acc[0].Status != lifecycle.MaasCommissioning {
 		t.Fatalf("accept: %+v %v", acc, err)
 	}
 	e.advance(time.Minute)
-	if m, _ = c.Machine(ctx, sid); m.Status != maas.StatusReady {
+	if m, _ = c.Machine(ctx, sid); m.Status != lifecycle.MaasReady {
 		t.Fatalf("after commissioning: %s", m.StatusName)
 	}
-	if m, err = c.Commission(ctx, sid, maas.CommissionOptions{EnableSSH: true, SkipBMCConfig: true}); err != nil || m.Status != maas.StatusCommissioning {
+	if m, err = c.Commission(ctx, sid, maas.CommissionOptions{EnableSSH: true, SkipBMCConfig: true}); err != nil || m.Status != lifecycle.MaasCommissioning {
 		t.Fatalf("commission: %v %v", m.StatusName, err)
 	}
 	e.advance(time.Minute)
@@ -163,13 +164,13 @@ func deployAndSync(t *testing.T, e *env, sid string) {
 	ctx := context.Background()
 	m, err := e.client.Deploy(ctx, sid, maas.DeployOptions{UserData: []byte("#cloud-config\n"),
 		DistroSeries: "gpuaas-ubuntu-2204", EnableHWSync: true})
-	if err != nil || m.Status != maas.StatusDeploying || m.OSystem != "custom" || m.DistroSeries != "gpuaas-ubuntu-2204" {
+	if err != nil || m.Status != lifecycle.MaasDeploying || m.OSystem != "custom" || m.DistroSeries != "gpuaas-ubuntu-2204" {
 		t.Fatalf("deploy: %s %s/%s %v", m.StatusName, m.OSystem, m.DistroSeries, err)
 	}
 	e.advance(time.Minute)
 	m, _ = e.client.Machine(ctx, sid)
 	hs := m.HardwareSync
-	if m.Status != maas.StatusDeployed || !hs.Enabled || hs.IntervalSeconds != 900 || hs.LastSync == nil ||
+	if m.Status != lifecycle.MaasDeployed || !hs.Enabled || hs.IntervalSeconds != 900 || hs.LastSync == nil ||
 		hs.NextSync == nil || hs.NextSync.Sub(*hs.LastSync) != 900*time.Second || len(m.IPAddresses) == 0 {
 		t.Fatalf("deployed machine %+v", m)
 	}
@@ -198,12 +199,12 @@ func deployAndSync(t *testing.T, e *env, sid string) {
 func decommission(t *testing.T, e *env, sid string) {
 	ctx := context.Background()
 	m, err := e.client.Release(ctx, sid, maas.ReleaseOptions{Erase: true, QuickErase: true, Comment: "decommission"})
-	if err != nil || m.Status != maas.StatusDiskErasing {
+	if err != nil || m.Status != lifecycle.MaasDiskErasing {
 		t.Fatalf("release: %s %v", m.StatusName, err)
 	}
 	e.advance(time.Minute)
 	m, _ = e.client.Machine(ctx, sid)
-	if m.Status != maas.StatusReady || m.HardwareSync.Enabled || m.HardwareSync.LastSync != nil || m.Owner != "" {
+	if m.Status != lifecycle.MaasReady || m.HardwareSync.Enabled || m.HardwareSync.LastSync != nil || m.Owner != "" {
 		t.Fatalf("released machine %+v", m)
 	}
 	if tok, err := e.client.Token(ctx, sid); err != nil || tok != nil {

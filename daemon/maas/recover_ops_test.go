@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 )
 
@@ -27,16 +28,16 @@ func TestAbortAndMarkFixedSucceed(t *testing.T) {
 		t.Fatalf("abort: %v", err)
 	}
 	e.advance(time.Minute)
-	if m, _ = e.client.Machine(ctx, deploying); m.Status != maas.StatusAllocated {
+	if m, _ = e.client.Machine(ctx, deploying); m.Status != lifecycle.MaasAllocated {
 		t.Fatalf("after abort: %s", m.StatusName)
 	}
 	if err := e.sim.MarkBrokenOutOfBand(ctx, broken, "disk noise"); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ = e.client.Machine(ctx, broken); m.Status != maas.StatusBroken {
+	if m, _ = e.client.Machine(ctx, broken); m.Status != lifecycle.MaasBroken {
 		t.Fatalf("mark broken: %s", m.StatusName)
 	}
-	if m, err = e.client.MarkFixed(ctx, broken, "reseated"); err != nil || m.Status != maas.StatusReady {
+	if m, err = e.client.MarkFixed(ctx, broken, "reseated"); err != nil || m.Status != lifecycle.MaasReady {
 		t.Fatalf("mark fixed: %s %v", m.StatusName, err)
 	}
 }
