@@ -17,23 +17,37 @@ type Server struct {
 	Handler         http.Handler
 	ShutdownTimeout time.Duration
 	Logger          *slog.Logger
+	// Name is the listener's name in errors and logs ("admin" when empty).
+	Name string
+	// ReleaseRequests ends every request's context when shutdown begins,
+	// so long polls return at once instead of holding the drain.
+	ReleaseRequests bool
 }
 
 // Run serves until ctx is done and returns nil after a clean shutdown.
 // Requests still running after ShutdownTimeout are cut and reported.
 func (s *Server) Run(ctx context.Context) error {
+	name := s.Name
+	if name == "" {
+		name = "admin"
+	}
+	base, release := context.WithCancel(context.WithoutCancel(ctx))
+	defer release()
 	srv := &http.Server{
 		Handler:           s.Handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		BaseContext:       func(net.Listener) context.Context { return base },
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(s.Listener) }()
 	select {
 	case err := <-errc:
-		return fmt.Errorf("api: serve %s: %w", s.Listener.Addr(), err)
+		return fmt.Errorf("api: serve %s listener %s: %w", name, s.Listener.Addr(), err)
 	case <-ctx.Done():
+	}
+	if s.ReleaseRequests {
+		release()
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.ShutdownTimeout)
 	defer cancel()
@@ -43,8 +57,8 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	if err != nil {
 		srv.Close()
-		return fmt.Errorf("api: shut down %s: %w", s.Listener.Addr(), err)
+		return fmt.Errorf("api: shut down %s listener %s: %w", name, s.Listener.Addr(), err)
 	}
-	s.Logger.Info("admin listener stopped", "addr", s.Listener.Addr().String())
+	s.Logger.Info(name+" listener stopped", "addr", s.Listener.Addr().String())
 	return nil
 }

@@ -5,11 +5,12 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api"
 )
 
 // DefaultListen is the agent listener's default address (--agent-listen).
@@ -44,31 +45,6 @@ type Server struct {
 
 // Run serves until ctx is done; nil after a clean shutdown.
 func (s *Server) Run(ctx context.Context) error {
-	base, release := context.WithCancel(context.WithoutCancel(ctx))
-	defer release()
-	srv := &http.Server{
-		Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:    slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
-		BaseContext: func(net.Listener) context.Context { return base },
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(tls.NewListener(s.Listener, s.TLS)) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("agentapi: serve %s: %w", s.Listener.Addr(), err)
-	case <-ctx.Done():
-	}
-	release()
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.ShutdownTimeout)
-	defer cancel()
-	err := srv.Shutdown(sctx)
-	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	if err != nil {
-		srv.Close()
-		return fmt.Errorf("agentapi: shut down %s: %w", s.Listener.Addr(), err)
-	}
-	s.Logger.Info("agent listener stopped", "component", "agentapi", "addr", s.Listener.Addr().String())
-	return nil
+	return (&api.Server{Listener: tls.NewListener(s.Listener, s.TLS), Handler: s.Handler,
+		ShutdownTimeout: s.ShutdownTimeout, Logger: s.Logger, Name: "agent", ReleaseRequests: true}).Run(ctx)
 }
