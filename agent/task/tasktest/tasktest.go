@@ -137,8 +137,8 @@ func (h *Host) umount(args []string) ([]byte, error) {
 	var keep []string
 	found := false
 	for _, l := range strings.Split(strings.TrimRight(h.Read(hostinfo.MountinfoPath), "\n"), "\n") {
-		f := strings.Fields(l)
-		if len(f) > 4 && f[4] == point {
+		m, err := hostinfo.ParseMountinfo(l)
+		if err == nil && len(m) == 1 && m[0].Point == point {
 			found = true
 			continue
 		}
