@@ -43,7 +43,7 @@ func Scrub(root hostroot.Root, dir string) wire.Check {
 		return task.Check(name, []string{dir}, err.Error())
 	}
 	defer r.Close()
-	w := walker{r: r, dev: devOf(fi), mounts: mountPoints(mounts, dir)}
+	w := walker{r: r, dir: dir, dev: devOf(fi), mounts: mountPoints(mounts, dir)}
 	w.empty(".", dir)
 	if len(w.left) > 0 {
 		return task.Check(name, w.left, fmt.Sprintf("%d removed; these were left", w.removed))
@@ -55,6 +55,7 @@ func Scrub(root hostroot.Root, dir string) wire.Check {
 // or crossing mount points.
 type walker struct {
 	r       *os.Root
+	dir     string // the scrubbed host directory
 	dev     uint64
 	mounts  []string // host paths of mount points under the scrubbed dir
 	removed int
@@ -93,6 +94,9 @@ func (w *walker) remove(rel, host string) bool {
 	if err != nil {
 		w.left = append(w.left, host+": "+err.Error())
 		return false
+	}
+	if path.Dir(rel) == "." && Preserved(w.dir, path.Base(rel), fi) {
+		return true
 	}
 	if fi.IsDir() {
 		if devOf(fi) != w.dev {
