@@ -120,7 +120,7 @@ func (a AMD) Reset(ctx context.Context, devs []Device) map[string]error {
 		case ok:
 			errs[d.ID.UUID] = fmt.Errorf("could not be reset: %s", r)
 		case err != nil:
-			errs[d.ID.UUID] = fmt.Errorf("reset: %w", err)
+			errs[d.ID.UUID] = fmt.Errorf("no success reported: %w", err)
 		case perr != nil:
 			errs[d.ID.UUID] = perr
 		default:

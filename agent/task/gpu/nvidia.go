@@ -116,7 +116,7 @@ func (n NVIDIA) Reset(ctx context.Context, devs []Device) map[string]error {
 			errs[d.ID.UUID] = fmt.Errorf("could not be reset: %s", failed[key])
 		case ok[key]:
 		case err != nil:
-			errs[d.ID.UUID] = fmt.Errorf("reset: %w", err)
+			errs[d.ID.UUID] = fmt.Errorf("no success reported: %w", err)
 		}
 	}
 	n.awaitFabric(ctx, devs)
