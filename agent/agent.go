@@ -41,6 +41,8 @@ type Options struct {
 	State     state.Dir
 	Transport Transport
 	Systemd   task.Systemd
+	Exec      task.Exec
+	Policy    task.Policy // the node's cleanup policy (config's cleanup section)
 	Registry  *task.Registry
 	Clock     Clock
 	Rand      func() float64

@@ -70,6 +70,7 @@ func (a *Agent) execute(ctx context.Context, log *slog.Logger, t wire.Task) (res
 	out, err := runSafely(tctx, h, a.env(), t.Payload)
 	a.stats.ran.Add(1)
 	res.Success, res.Message, res.Details, res.FinishedAt = err == nil, out.Message, out.Details, a.o.Clock.Now()
+	res.Evidence = out.Evidence
 	if err != nil {
 		res.Message = err.Error()
 	}
@@ -87,7 +88,18 @@ func runSafely(ctx context.Context, h task.Handler, env task.Env, payload []byte
 }
 
 func (a *Agent) env() task.Env {
-	return task.Env{Root: a.o.Root, Systemd: a.o.Systemd, Now: a.o.Clock.Now, Log: a.log, AgentUnit: a.o.Config.UnitName}
+	return task.Env{Root: a.o.Root, Exec: a.o.Exec, Systemd: a.o.Systemd, Now: a.o.Clock.Now, Log: a.log,
+		AgentUnit: a.o.Config.UnitName, Sleep: a.sleep, Policy: a.o.Policy}
+}
+
+// sleep waits on the agent's clock.
+func (a *Agent) sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-a.o.Clock.After(d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // report sends a result, retrying transient failures a few times. A

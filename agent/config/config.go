@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -40,6 +41,21 @@ type Config struct {
 	RetryMax     time.Duration `yaml:"retry_max"`
 	// UnitName is the agent's own systemd unit (node.uninstall stops it).
 	UnitName string `yaml:"unit_name"`
+	// Cleanup is the node's policy for the turnover tasks.
+	Cleanup Cleanup `yaml:"cleanup"`
+}
+
+// Cleanup is the node-local policy of the cleanup and validation tasks.
+type Cleanup struct {
+	// KeepUsers are never revoked nor tenant residue (the deploy user).
+	KeepUsers []string `yaml:"keep_users"`
+	// ScratchPaths are emptied with /tmp and /var/tmp by storage cleanup.
+	ScratchPaths []string `yaml:"scratch_paths"`
+	// MountAllowlist adds mount points to clean validation's allowlist.
+	MountAllowlist []string `yaml:"mount_allowlist"`
+	// WekaConfigPaths are the tenant Weka client config removed by
+	// storage cleanup mode weka.
+	WekaConfigPaths []string `yaml:"weka_config_paths"`
 }
 
 // Defaults returns the configuration every unset key falls back to.
@@ -52,6 +68,10 @@ func Defaults() Config {
 		RetryInitial:        time.Second,
 		RetryMax:            time.Minute,
 		UnitName:            "gpuaas-node-agent.service",
+		Cleanup: Cleanup{
+			KeepUsers:       []string{"ubuntu"},
+			WekaConfigPaths: []string{"/root/.weka"},
+		},
 	}
 }
 
@@ -94,6 +114,13 @@ func (c Config) Validate() error {
 		return errors.New("config: retry_initial must be positive and retry_max at least retry_initial")
 	case c.UnitName == "":
 		return errors.New("config: unit_name is required")
+	}
+	for _, l := range [][]string{c.Cleanup.ScratchPaths, c.Cleanup.MountAllowlist, c.Cleanup.WekaConfigPaths} {
+		for _, p := range l {
+			if !path.IsAbs(p) || path.Clean(p) != p || p == "/" {
+				return fmt.Errorf("config: cleanup: %q must be a clean absolute path other than /", p)
+			}
+		}
 	}
 	if _, err := c.PublicKey(); err != nil {
 		return err

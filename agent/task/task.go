@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
+	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
 
 // Systemd is the part of systemd's D-Bus API tasks use. Unit names are
@@ -28,22 +29,60 @@ type Systemd interface {
 	Stop(ctx context.Context, unit string) error
 }
 
-// Env is what a task may touch: host paths only under Root, systemd only
-// through Systemd, time only through Now.
+// Env is what a task may touch: host paths only under Root, commands only
+// through Exec, systemd only through Systemd, time only through Now and
+// Sleep.
 type Env struct {
 	Root      hostroot.Root
+	Exec      Exec
 	Systemd   Systemd
 	Now       func() time.Time
 	Log       *slog.Logger
 	AgentUnit string // the agent's own unit
+	// Sleep waits d or until ctx ends; nil sleeps on a real timer.
+	Sleep  func(ctx context.Context, d time.Duration) error
+	Policy Policy
+}
+
+// Policy is the node's local cleanup policy from the agent's config.
+type Policy struct {
+	// KeepUsers are never revoked nor counted as tenant residue.
+	KeepUsers []string
+	// AgentUID is the UID the agent runs as; it is never a tenant.
+	AgentUID int
+	// ScratchPaths are emptied by node.storage_cleanup mode local.
+	ScratchPaths []string
+	// MountAllowlist extends node.validate_clean's mount allowlist.
+	MountAllowlist []string
+	// WekaConfigPaths are removed by node.storage_cleanup mode weka.
+	WekaConfigPaths []string
+}
+
+// Wait sleeps d through env.Sleep, or a real timer when it is nil.
+func (env Env) Wait(ctx context.Context, d time.Duration) error {
+	if env.Sleep != nil {
+		return env.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Result is a task's outcome. After, when set, runs once the result was
-// reported (node.uninstall stops the agent's own unit there).
+// reported (node.uninstall stops the agent's own unit there). Evidence is
+// the structured report of cleanup, scrub and validation tasks; it is
+// sent with failures too, so a handler that fails with evidence returns
+// both a Result and an error.
 type Result struct {
-	Message string
-	Details map[string]string
-	After   func(ctx context.Context) error
+	Message  string
+	Details  map[string]string
+	Evidence *wire.Evidence
+	After    func(ctx context.Context) error
 }
 
 // Handler runs one task type. Run must be idempotent: a task whose result

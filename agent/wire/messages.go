@@ -41,12 +41,15 @@ type Task struct {
 
 // Result is the body of POST RouteResult. Seq is the dispatch sequence the
 // result answers; Rejected says the agent refused the task unrun.
+// Evidence is set by the cleanup, scrub and validation tasks, on success
+// and on failure alike.
 type Result struct {
 	Seq        uint64            `json:"seq"`
 	Success    bool              `json:"success"`
 	Rejected   bool              `json:"rejected,omitempty"`
 	Message    string            `json:"message,omitempty"`
 	Details    map[string]string `json:"details,omitempty"`
+	Evidence   *Evidence         `json:"evidence,omitempty"`
 	FinishedAt time.Time         `json:"finished_at"`
 }
 

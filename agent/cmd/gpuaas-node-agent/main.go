@@ -21,6 +21,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent"
 	"github.com/gpuaas/maas-sidecar/agent/clock"
 	"github.com/gpuaas/maas-sidecar/agent/config"
+	"github.com/gpuaas/maas-sidecar/agent/hostexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/sdnotify"
 	"github.com/gpuaas/maas-sidecar/agent/state"
@@ -30,9 +31,13 @@ import (
 
 	// The task catalog: one package per task type.
 	_ "github.com/gpuaas/maas-sidecar/agent/task/drain"
+	_ "github.com/gpuaas/maas-sidecar/agent/task/gpuscrub"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/heartbeat"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/hwsync"
+	_ "github.com/gpuaas/maas-sidecar/agent/task/storage"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/uninstall"
+	_ "github.com/gpuaas/maas-sidecar/agent/task/users"
+	_ "github.com/gpuaas/maas-sidecar/agent/task/validate"
 )
 
 // flags are the command line.
@@ -81,7 +86,8 @@ func run(args []string) error {
 		return err
 	}
 	a, err := agent.New(agent.Options{Config: cfg, Root: root, State: state.Dir(f.stateDir), Transport: tr,
-		Systemd: sdbus.Manager{}, Registry: task.Default, Clock: clock.Real{}, Logger: log})
+		Systemd: sdbus.Manager{}, Exec: hostexec.Runner{Root: root}, Policy: policy(cfg.Cleanup),
+		Registry: task.Default, Clock: clock.Real{}, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -94,4 +100,10 @@ func run(args []string) error {
 	err = a.Run(ctx)
 	sdnotify.Stopping(log)
 	return err
+}
+
+// policy maps the config's cleanup section to the tasks' policy.
+func policy(c config.Cleanup) task.Policy {
+	return task.Policy{KeepUsers: c.KeepUsers, AgentUID: os.Getuid(), ScratchPaths: c.ScratchPaths,
+		MountAllowlist: c.MountAllowlist, WekaConfigPaths: c.WekaConfigPaths}
 }

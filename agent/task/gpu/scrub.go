@@ -1,0 +1,182 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/task/reap"
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+)
+
+// Report is the GPU part of a scrub's or validation's evidence.
+type Report struct {
+	GPUs   []wire.GPUEvidence
+	Checks []wire.Check
+	Tools  []wire.ToolVersion
+}
+
+// Options tune a scrub or validation.
+type Options struct {
+	KillProcesses    bool
+	MemoryUsedMaxMiB int64 // 0: the vendor's default
+}
+
+// Scrub scrubs every vendor's GPUs: processes, reset, settings, read-back.
+func Scrub(ctx context.Context, env task.Env, vendors []Vendor, o Options) Report {
+	var r Report
+	pci := PCIGPUs(env.Root)
+	for _, v := range vendors {
+		devs, ok := r.open(ctx, v, pci[v.Name()])
+		if !ok || len(devs) == 0 {
+			continue
+		}
+		r.GPUs = append(r.GPUs, scrubVendor(ctx, env, v, devs, o)...)
+	}
+	return r
+}
+
+// open finds the vendor's tool and reads the inventory. A missing tool is
+// a failure only when the PCI bus shows that vendor's GPUs.
+func (r *Report) open(ctx context.Context, v Vendor, onBus int) ([]Device, bool) {
+	tv, err := v.Version(ctx)
+	name := "gpu_tool:" + v.Name()
+	if errors.Is(err, task.ErrNotFound) {
+		if onBus > 0 {
+			r.Checks = append(r.Checks, wire.Check{Name: name, Reason: fmt.Sprintf("%s GPUs on the PCI bus: %d, but %v", v.Name(), onBus, err)})
+		}
+		return nil, false
+	}
+	if err != nil {
+		r.Checks = append(r.Checks, wire.Check{Name: name, Reason: err.Error()})
+		return nil, false
+	}
+	r.Tools = append(r.Tools, tv)
+	devs, err := v.Inventory(ctx)
+	if err != nil {
+		r.Checks = append(r.Checks, wire.Check{Name: name, Reason: err.Error()})
+		return nil, false
+	}
+	c := wire.Check{Name: name, Passed: true, Reason: fmt.Sprintf("%d GPU(s) listed, %d on the PCI bus", len(devs), onBus)}
+	if onBus > len(devs) {
+		c.Passed = false
+	}
+	r.Checks = append(r.Checks, c)
+	return devs, true
+}
+
+func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, o Options) []wire.GPUEvidence {
+	steps := map[string][]wire.Check{}
+	busy := false
+	for _, d := range before {
+		c := processes(ctx, env, d, o.KillProcesses)
+		steps[d.ID.UUID] = append(steps[d.ID.UUID], c)
+		busy = busy || !c.Passed
+	}
+	resetErrs := map[string]error{}
+	if !busy {
+		resetErrs = v.Reset(ctx, before)
+	}
+	for _, d := range before {
+		c := wire.Check{Name: "reset", Passed: !busy && resetErrs[d.ID.UUID] == nil}
+		switch {
+		case busy:
+			c.Reason = "skipped: compute processes remain on this vendor's GPUs"
+		case resetErrs[d.ID.UUID] != nil:
+			c.Reason = resetErrs[d.ID.UUID].Error()
+		}
+		steps[d.ID.UUID] = append(steps[d.ID.UUID], c)
+		steps[d.ID.UUID] = append(steps[d.ID.UUID], v.Settle(ctx, d)...)
+	}
+	after, err := v.Inventory(ctx)
+	return verdicts(before, after, err, steps, limit(v, o))
+}
+
+// processes checks one GPU for compute processes, killing them if allowed.
+func processes(ctx context.Context, env task.Env, d Device, kill bool) wire.Check {
+	var pids []int
+	var items []string
+	for _, p := range d.State.ComputeProcesses {
+		pids = append(pids, p.PID)
+		items = append(items, fmt.Sprintf("%d %s", p.PID, p.Name))
+	}
+	switch {
+	case len(pids) == 0:
+		return wire.Check{Name: "compute_processes", Passed: true, Reason: "none"}
+	case !kill:
+		return task.Check("compute_processes", items, "compute processes running and kill_processes not set")
+	}
+	left, err := reap.Kill(ctx, env, pids)
+	if err != nil || len(left) > 0 {
+		return task.Check("compute_processes", items, fmt.Sprintf("still running after SIGKILL: %v %v", left, err))
+	}
+	c := task.Check("compute_processes", nil, "killed")
+	c.Items, c.Omitted = task.Cap(items)
+	return c
+}
+
+func limit(v Vendor, o Options) int64 {
+	if o.MemoryUsedMaxMiB > 0 {
+		return o.MemoryUsedMaxMiB
+	}
+	return v.MemoryUsedMaxMiB()
+}
+
+// verdicts pairs before and after by UUID and judges each GPU.
+func verdicts(before, after []Device, readErr error, steps map[string][]wire.Check, maxMiB int64) []wire.GPUEvidence {
+	var out []wire.GPUEvidence
+	for _, b := range before {
+		ev := b.ID
+		ev.Before, ev.Steps = &b.State, steps[b.ID.UUID]
+		var why []string
+		for _, s := range ev.Steps {
+			if !s.Passed {
+				why = append(why, s.Name+": "+s.Reason)
+			}
+		}
+		a := find(after, b.ID.UUID)
+		switch {
+		case readErr != nil:
+			why = append(why, "read back: "+readErr.Error())
+		case a == nil:
+			why = append(why, "not listed after the reset")
+		default:
+			ev.After = &a.State
+			why = append(why, Judge(a.State, maxMiB)...)
+		}
+		ev.Passed, ev.Reason = len(why) == 0, strings.Join(why, "; ")
+		out = append(out, ev)
+	}
+	return out
+}
+
+func find(devs []Device, uuid string) *Device {
+	for i := range devs {
+		if devs[i].ID.UUID == uuid {
+			return &devs[i]
+		}
+	}
+	return nil
+}
+
+// Validate reads every vendor's GPUs and judges them, changing nothing.
+func Validate(ctx context.Context, env task.Env, vendors []Vendor, o Options) Report {
+	var r Report
+	pci := PCIGPUs(env.Root)
+	for _, v := range vendors {
+		devs, ok := r.open(ctx, v, pci[v.Name()])
+		if !ok {
+			continue
+		}
+		for _, d := range devs {
+			ev := d.ID
+			ev.After = &d.State
+			why := Judge(d.State, limit(v, o))
+			ev.Passed, ev.Reason = len(why) == 0, strings.Join(why, "; ")
+			r.GPUs = append(r.GPUs, ev)
+		}
+	}
+	return r
+}

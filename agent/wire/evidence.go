@@ -1,0 +1,87 @@
+package wire
+
+import "time"
+
+// Evidence is the structured report of node.storage_cleanup,
+// node.gpu_scrub, node.validate_clean, allocation.revoke_user and
+// terminal.close: what was checked or done, on which GPU, with which
+// values before and after, and why each part passed or failed. The daemon
+// keeps it with the decommission as the node's clean certificate.
+type Evidence struct {
+	Task        string        `json:"task"`
+	Passed      bool          `json:"passed"`
+	CollectedAt time.Time     `json:"collected_at"`
+	Checks      []Check       `json:"checks,omitempty"`
+	GPUs        []GPUEvidence `json:"gpus,omitempty"`
+	Tools       []ToolVersion `json:"tools,omitempty"`
+}
+
+// MaxItems bounds Check.Items; the count beyond it is in Check.Omitted.
+const MaxItems = 50
+
+// Check is one host-level check or action, e.g. "tenant_users",
+// "mounts", "scratch_empty:/tmp", "unmount:/mnt/weka", or a per-GPU step
+// such as "reset" or "clear_ecc".
+type Check struct {
+	Name    string   `json:"name"`
+	Passed  bool     `json:"passed"`
+	Reason  string   `json:"reason,omitempty"`
+	Items   []string `json:"items,omitempty"`
+	Omitted int      `json:"omitted,omitempty"`
+}
+
+// GPU vendors.
+const (
+	VendorNVIDIA = "nvidia"
+	VendorAMD    = "amd"
+)
+
+// GPUEvidence is one GPU's record: identity, its state before and after,
+// the steps run on it, and the verdict.
+type GPUEvidence struct {
+	Vendor string    `json:"vendor"`
+	Index  int       `json:"index"`
+	UUID   string    `json:"uuid"`
+	Serial string    `json:"serial,omitempty"`
+	BusID  string    `json:"bus_id,omitempty"`
+	Model  string    `json:"model,omitempty"`
+	Before *GPUState `json:"before,omitempty"`
+	After  *GPUState `json:"after,omitempty"`
+	Steps  []Check   `json:"steps,omitempty"`
+	Passed bool      `json:"passed"`
+	Reason string    `json:"reason,omitempty"`
+}
+
+// GPUState is what the vendor tool reported. A nil pointer or an empty
+// string is a value the tool did not give ([N/A], [Not Supported], "N/A"):
+// unknown, which a clean check never reads as clean.
+type GPUState struct {
+	MemoryUsedMiB           *int64       `json:"memory_used_mib"`
+	MemoryTotalMiB          *int64       `json:"memory_total_mib,omitempty"`
+	ComputeProcesses        []GPUProcess `json:"compute_processes"`
+	ComputeMode             string       `json:"compute_mode,omitempty"`
+	PersistenceMode         string       `json:"persistence_mode,omitempty"`
+	MIGCurrent              string       `json:"mig_current,omitempty"`
+	MIGPending              string       `json:"mig_pending,omitempty"`
+	ECCUncorrectedVolatile  *int64       `json:"ecc_uncorrected_volatile"`
+	ECCUncorrectedAggregate *int64       `json:"ecc_uncorrected_aggregate,omitempty"`
+	RetirementPending       *bool        `json:"retirement_pending"`
+	RemapPending            *bool        `json:"remap_pending"`
+	RemapFailure            *bool        `json:"remap_failure,omitempty"`
+	RecoveryAction          string       `json:"recovery_action,omitempty"`
+	FabricState             string       `json:"fabric_state,omitempty"`
+	FabricStatus            string       `json:"fabric_status,omitempty"`
+}
+
+// GPUProcess is a compute process on a GPU (host PID).
+type GPUProcess struct {
+	PID           int    `json:"pid"`
+	Name          string `json:"name"`
+	UsedMemoryMiB *int64 `json:"used_memory_mib,omitempty"`
+}
+
+// ToolVersion names a tool the task ran and the version it reported.
+type ToolVersion struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
