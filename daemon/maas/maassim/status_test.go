@@ -80,7 +80,7 @@ func TestLifecycleFollowsLegalTransitions(t *testing.T) {
 			t.Errorf("illegal transition logged: %s", e)
 		}
 	}
-	want := "New Commissioning Testing Ready Allocated Deploying Deployed Disk erasing Ready"
+	want := "New Commissioning Testing Ready Allocated Deploying Deployed Disk erasing Releasing Ready"
 	if got := strings.Join(path, " "); got != want {
 		t.Fatalf("path %q\nwant %q", got, want)
 	}
