@@ -44,7 +44,7 @@ func TestCanTransitionMatchesMAAS(t *testing.T) {
 	}
 }
 
-var changeRE = regexp.MustCompile(`^Node changed status: From '(.+)' to '(.+)'$`)
+var changeRE = regexp.MustCompile(`^Node changed status: From '(.+)' to '(.+?)'( \(to admin\))?$`)
 
 // Every status change the simulator makes in a full lifecycle is legal,
 // logged as MAAS logs it, and the path is MAAS's.
