@@ -3,6 +3,7 @@ package maassim_test
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -226,4 +227,34 @@ func TestErasePowerFailures(t *testing.T) {
 		st.advance(time.Hour)
 		wantStatus(t, st, sid, "Disk erasing")
 	})
+}
+
+// Every status change of an erase sends a webhook hint, in order.
+func TestEraseWebhooks(t *testing.T) {
+	st := newSite(t, 0)
+	sid := deployed(t, st, maassim.HostSpec{})
+	rc := &receiver{}
+	hs := httptest.NewServer(rc)
+	defer hs.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go st.sim.Run(ctx)
+	st.sim.SetWebhooks([]maassim.WebhookTarget{{URL: hs.URL, Secret: "s3cret"}}, maassim.WebhookFaults{})
+	mustPost(t, st, machineOp(sid, "release"), url.Values{"quick_erase": {"1"}})
+	st.advance(time.Hour)
+	var got []string
+	waitFor(t, func() bool {
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		got = got[:0]
+		for _, h := range rc.hints {
+			if h.Type == "machine.status_changed" && h.SystemID == sid {
+				got = append(got, h.StatusName)
+			}
+		}
+		return len(got) >= 3
+	})
+	if d := cmp.Diff([]string{"Disk erasing", "Releasing", "Ready"}, got); d != "" {
+		t.Fatalf("hints (-want +got):\n%s", d)
+	}
 }
