@@ -48,7 +48,7 @@ func TestEventsCursor(t *testing.T) {
 			t.Fatalf("cursor skipped or repeated events: %v", seen)
 		}
 	}
-	want := []string{"From 'Ready' to 'Allocated'", "From 'Allocated' to 'Deploying'", "From 'Deploying' to 'Deployed'"}
+	want := []string{"From 'Ready' to 'Allocated' (to admin)", "From 'Allocated' to 'Deploying'", "From 'Deploying' to 'Deployed'"}
 	if d := cmp.Diff(want, changes); d != "" {
 		t.Fatalf("status changes (-want +got):\n%s", d)
 	}

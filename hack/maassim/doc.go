@@ -3,7 +3,9 @@
 //
 //	go run ./hack/maassim --listen 127.0.0.1:5240 --machines 20 --api-key ck:tk:ts \
 //	    --speed 60 [--webhook-url URL --webhook-secret S] [--seed N] \
-//	    [--request-log FILE] [--boot-agent BIN --boot-dir DIR [--boot-agent-retry D]]
+//	    [--request-log FILE] [--boot-agent BIN --boot-dir DIR [--boot-agent-retry D]] \
+//	    [--hold deploy=30s,release=30s,erase=30s,power_off=30s] \
+//	    [--erase-full 10m --erase-quick 2m --erase-secure 4m]
 //
 // It prints one MACHINE line per seeded machine (hostname, system id, BMC
 // address), the MAAS URL and API key, then serves until SIGTERM or SIGINT.
@@ -11,6 +13,14 @@
 // With --request-log, every MAAS API call is appended to FILE as one JSON
 // line (method, path, op, status): end-to-end tests count deploys,
 // releases and power actions per machine from it.
+//
+// With --hold, each named op acts on its request (the machine changes
+// status, power is applied) and then holds the answer for the duration, or
+// until the client gives up: the window a crash test kills the daemon in.
+// "erase" names a release that erases. GET /_sim/faults/holds reports the
+// answers held now and so far; POST /_sim/faults/ops {"op","hold_ms"}
+// changes them while running. The --erase-* flags set how long each erase
+// method takes, before --speed divides them.
 //
 // With --boot-agent, a machine that finishes deploying boots for real: its
 // user-data's write_files are laid out under DIR/<hostname> and the

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"flag"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
 type config struct {
@@ -15,6 +17,8 @@ type config struct {
 	requestLog                                string
 	bootAgent, bootDir                        string
 	agentRetry                                time.Duration
+	hold                                      string
+	eraseFull, eraseQuick, eraseSecure        time.Duration
 }
 
 func parseFlags(args []string) config {
@@ -34,6 +38,11 @@ func parseFlags(args []string) config {
 	fs.StringVar(&c.bootAgent, "boot-agent", "", "gpuaas-node-agent `binary` to start when a machine boots")
 	fs.StringVar(&c.bootDir, "boot-dir", "", "`dir` holding each booted machine's root (DIR/<hostname>)")
 	fs.DurationVar(&c.agentRetry, "boot-agent-retry", 0, "cap the booted agents' reconnect backoff (0: as rendered)")
+	fs.StringVar(&c.hold, "hold", "", "act, then hold the answer: `op=dur,...` (deploy, release, erase, power_off, ...)")
+	def := maassim.DefaultDurations()
+	fs.DurationVar(&c.eraseFull, "erase-full", def.DiskErasing, "time a release with erase spends erasing (before --speed)")
+	fs.DurationVar(&c.eraseQuick, "erase-quick", def.QuickErase, "time a quick_erase takes (before --speed)")
+	fs.DurationVar(&c.eraseSecure, "erase-secure", def.SecureErase, "time a secure_erase takes (before --speed)")
 	_ = fs.Parse(args)
 	return c
 }
@@ -48,6 +57,9 @@ func (c config) validate() error {
 		return errors.New("--boot-agent and --boot-dir go together")
 	case c.noBossEvery < 0:
 		return errors.New("--no-boss-every must not be negative")
+	case c.eraseFull < 0 || c.eraseQuick < 0 || c.eraseSecure < 0:
+		return errors.New("--erase-full, --erase-quick and --erase-secure must not be negative")
 	}
-	return nil
+	_, err := parseHolds(c.hold)
+	return err
 }

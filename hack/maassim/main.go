@@ -31,10 +31,12 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 		return err
 	}
 	sim, err := maassim.New(maassim.Options{APIKey: c.apiKey, Speed: c.speed, Seed: c.seed, Logger: log,
-		CustomImages: []string{c.images}})
+		CustomImages: []string{c.images}, Durations: c.durations()})
 	if err != nil {
 		return err
 	}
+	holds, _ := parseHolds(c.hold) // validated above
+	applyHolds(sim, holds)
 	if err := seed(sim, c, os.Stdout); err != nil {
 		return err
 	}

@@ -10,7 +10,8 @@ import (
 
 // serveControl serves the /_sim/ routes that program faults over HTTP:
 //
-//	POST /_sim/faults/ops              {"op","error_rate","latency_ms","timeout"}
+//	POST /_sim/faults/ops              {"op","error_rate","latency_ms","timeout","hold_ms"}
+//	GET  /_sim/faults/holds            HoldStats: answers held now and so far
 //	POST /_sim/machines/{sid}/{action} {"count","comment"}; actions below
 //	POST /_sim/bmcs/{address}          {"delay_ms","dead"}
 //	POST /_sim/hosts                   {"power_address","pxe_mac","no_boss"}
@@ -20,6 +21,10 @@ import (
 func (s *Sim) serveControl(w http.ResponseWriter, r *http.Request) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /_sim/faults/ops", s.ctlOpFault)
+	mux.HandleFunc("GET /_sim/faults/holds", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(s.Holds())
+	})
 	mux.HandleFunc("POST /_sim/machines/{sid}/{action}", s.ctlMachine)
 	mux.HandleFunc("POST /_sim/bmcs/{addr}", s.ctlBMC)
 	mux.HandleFunc("POST /_sim/hosts", s.ctlHost)
@@ -37,6 +42,7 @@ type ctlBody struct {
 	ErrorRate float64         `json:"error_rate"`
 	LatencyMS int             `json:"latency_ms"`
 	Timeout   bool            `json:"timeout"`
+	HoldMS    int             `json:"hold_ms"`
 	Count     int             `json:"count"`
 	Comment   string          `json:"comment"`
 	DelayMS   int             `json:"delay_ms"`
@@ -71,7 +77,8 @@ func (s *Sim) ctlOpFault(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "op is required", http.StatusBadRequest)
 		return
 	}
-	s.SetOpFault(b.Op, OpFault{ErrorRate: b.ErrorRate, Latency: time.Duration(b.LatencyMS) * time.Millisecond, Timeout: b.Timeout})
+	s.SetOpFault(b.Op, OpFault{ErrorRate: b.ErrorRate, Latency: time.Duration(b.LatencyMS) * time.Millisecond,
+		Timeout: b.Timeout, Hold: time.Duration(b.HoldMS) * time.Millisecond})
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -82,6 +89,9 @@ func (s *Sim) machineActions() map[string]func(ctx context.Context, sid string, 
 		},
 		"fail-deployment": func(ctx context.Context, sid string, b ctlBody) error {
 			return s.FailNextDeployment(ctx, sid, max(b.Count, 1))
+		},
+		"fail-erase": func(ctx context.Context, sid string, b ctlBody) error {
+			return s.FailNextErase(ctx, sid, max(b.Count, 1))
 		},
 		"remove-boss": func(ctx context.Context, sid string, _ ctlBody) error { return s.RemoveBOSS(ctx, sid) },
 		"unlink-pxe":  func(ctx context.Context, sid string, _ ctlBody) error { return s.UnlinkPXE(ctx, sid) },

@@ -5,13 +5,18 @@
 // /op-<name> path, MAAS's 400/401/403/404/409 texts, and a per-machine
 // status machine that follows MAAS's NODE_TRANSITIONS table.
 //
-// Durations (commissioning, deploying, releasing, disk erasing, discovery)
-// are scaled by a speed factor and measured on an injected Clock, so tests
+// Durations (commissioning, deploying, releasing, disk erasing by erase
+// method, discovery) are scaled by a speed factor and measured on an injected Clock, so tests
 // drive a whole lifecycle with a ManualClock in milliseconds. Power is
 // coupled to a BMC through the small BMC interface; MemBMC is the default.
 //
-// Faults (error rate, latency and timeouts per op, commissioning and
-// deployment failures, missing boot disk, unlinked PXE NIC, out-of-band
-// changes, slow or dead BMCs) are programmable from Go and over the /_sim/
+// Release with erase follows MAAS 3.6: Disk erasing with the machine
+// powered on, then Releasing, powered off, and Ready; a failed erase ends
+// in Failed disk erasing, from which only a new release (with or without
+// erase) leads out.
+//
+// Faults (error rate, latency, timeouts and held answers per op,
+// commissioning, deployment and disk-erase failures, missing boot disk,
+// unlinked PXE NIC, out-of-band changes, slow or dead BMCs) are programmable from Go and over the /_sim/
 // control routes, and a webhook emitter POSTs signed change hints.
 package maassim

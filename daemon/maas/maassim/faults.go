@@ -16,18 +16,30 @@ type OpFault struct {
 	// Status, when set, is answered instead of 503 (e.g. 400 for a MAAS
 	// that rejects a request outright).
 	Status int `json:"status,omitempty"`
+	// Hold lets the request act (the machine changes state, power is
+	// applied, events and webhooks go out) and then holds the answer this
+	// long (wall time) before writing it, or until the client gives up:
+	// the window in which a client can die between MAAS acting and
+	// hearing that it did.
+	Hold time.Duration `json:"hold,omitempty"`
 }
 
-type faults struct{ ops map[string]OpFault }
+type faults struct {
+	ops     map[string]OpFault
+	holding int            // answers being held now
+	held    map[string]int // answers ever held, by fault key
+}
 
-func newFaults() faults { return faults{ops: map[string]OpFault{}} }
+func newFaults() faults { return faults{ops: map[string]OpFault{}, held: map[string]int{}} }
 
 // SetOpFault programs faults for op. Op is the MAAS op name ("deploy",
-// "query_power_state"), or for op-less requests "<METHOD> <resource>"
-// ("GET machines", "GET machine", "POST machines", "PUT machine",
-// "DELETE machine", "GET interfaces", "GET blockdevices", "GET subnets",
-// "POST subnets", "GET version", "GET events"), or "*" for every request.
-// A zero OpFault clears it.
+// "release", "power_off", "query_power_state"), or EraseOp for a release
+// that asks to erase (it takes precedence over "release" for those), or
+// for op-less requests "<METHOD> <resource>" ("GET machines", "GET
+// machine", "POST machines", "PUT machine", "DELETE machine", "GET
+// interfaces", "GET blockdevices", "GET subnets", "POST subnets", "GET
+// version", "GET events"), or "*" for every request. A zero OpFault clears
+// it.
 func (s *Sim) SetOpFault(op string, f OpFault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -42,10 +54,7 @@ func (s *Sim) SetOpFault(op string, f OpFault) {
 // the request has been answered (with a 503) or abandoned (timeout).
 func (s *Sim) injectFault(w http.ResponseWriter, r *http.Request, key string) bool {
 	s.mu.Lock()
-	f, ok := s.faults.ops[key]
-	if !ok {
-		f, ok = s.faults.ops["*"]
-	}
+	f, ok := s.faultLocked(key)
 	fail := ok && f.ErrorRate > 0 && s.opts.Rand.Float64() < f.ErrorRate
 	s.mu.Unlock()
 	if !ok {
@@ -75,4 +84,13 @@ func (s *Sim) injectFault(w http.ResponseWriter, r *http.Request, key string) bo
 		return true
 	}
 	return false
+}
+
+// faultLocked finds the fault of key, or the catch-all one.
+func (s *Sim) faultLocked(key string) (OpFault, bool) {
+	f, ok := s.faults.ops[key]
+	if !ok {
+		f, ok = s.faults.ops["*"]
+	}
+	return f, ok
 }

@@ -9,7 +9,11 @@ func (s *Sim) setStatus(m *machine, to Status) *apiError {
 	if !CanTransition(m.status, to) {
 		return conflict("Invalid transition: %s -> %s.", m.status, to)
 	}
-	s.event(m, levelDebug, "Node changed status", fmt.Sprintf("From '%s' to '%s'", m.status, to))
+	desc := fmt.Sprintf("From '%s' to '%s'", m.status, to)
+	if to == StatusAllocated && m.owner != "" {
+		desc += " (to " + m.owner + ")" // models/signals/events.py names the new owner
+	}
+	s.event(m, levelDebug, "Node changed status", desc)
 	m.prevStatus, m.status = m.status, to
 	m.gen++
 	s.emit(m, "machine.status_changed")

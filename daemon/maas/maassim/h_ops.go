@@ -72,6 +72,7 @@ func (s *Sim) releaseOp(c *call, m *machine) (any, *apiError) {
 		}
 		*dst = v
 	}
+	p.comment = c.params.Get("comment")
 	intents, aerr := s.startRelease(m, p)
 	if aerr != nil {
 		return nil, aerr
@@ -81,7 +82,7 @@ func (s *Sim) releaseOp(c *call, m *machine) (any, *apiError) {
 }
 
 func (s *Sim) abortOp(c *call, m *machine) (any, *apiError) {
-	intents, aerr := s.abort(m)
+	intents, aerr := s.abort(m, c.params.Get("comment"))
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -115,11 +116,13 @@ func (s *Sim) powerOnOp(c *call, m *machine) (any, *apiError) {
 	return s.renderMachine(m), nil
 }
 
+// powerOffOp is op=power_off (api/nodes.py): any stop_mode other than
+// soft means hard; a machine MAAS cannot power off answers null.
 func (s *Sim) powerOffOp(c *call, m *machine) (any, *apiError) {
-	if sm := c.params.Get("stop_mode"); sm != "" && sm != "soft" && sm != "hard" {
-		return nil, invalid("stop_mode", "Select a valid choice. %s is not one of the available choices.", sm)
+	s.event(m, levelDebug, "User powering down node", s.requestDesc(c.params.Get("comment")))
+	if m.host == nil {
+		return jsonNull{}, nil
 	}
-	s.event(m, levelDebug, "User powering down node", "")
 	c.intents = append(c.intents, s.power(m, false, false))
 	return s.renderMachine(m), nil
 }

@@ -11,6 +11,7 @@ import (
 // call is one API request being served, under Sim.mu.
 type call struct {
 	method, op string
+	faultKey   string // the OpFault that applies (faultKey)
 	params     url.Values
 	segs       []string // path segments after /MAAS/api/2.0/
 	who        principal
@@ -74,11 +75,8 @@ func (s *Sim) serveAPI(w http.ResponseWriter, r *http.Request) {
 		errorf(http.StatusNotFound, "Unknown API endpoint: %s.", r.URL.Path).write(w)
 		return
 	}
-	key := c.op
-	if key == "" {
-		key = r.Method + " " + res.kind
-	}
-	if s.injectFault(w, r, key) {
+	c.faultKey = s.faultKey(c, res.kind)
+	if s.injectFault(w, r, c.faultKey) {
 		return
 	}
 	s.dispatch(w, r, c, res)
@@ -110,6 +108,9 @@ func (s *Sim) dispatch(w http.ResponseWriter, r *http.Request, c *call, res *res
 		if out, aerr = d(r.Context()); aerr == nil {
 			body, aerr = encode(out)
 		}
+	}
+	if !s.holdAnswer(r.Context(), c.faultKey) {
+		return
 	}
 	if aerr != nil {
 		aerr.write(w)

@@ -37,8 +37,8 @@ func (s *Sim) endCommissioning(m *machine, at time.Time) []powerIntent {
 // machine is allocated to the caller first, then Deploying.
 func (s *Sim) startDeployment(m *machine, d deployParams) ([]powerIntent, *apiError) {
 	if m.status == StatusReady {
-		s.must(m, StatusAllocated)
 		m.owner = s.opts.Username
+		s.must(m, StatusAllocated)
 		s.event(m, levelDebug, "User acquiring node", "")
 	}
 	if !CanTransition(m.status, StatusDeploying) {

@@ -25,10 +25,11 @@ type machine struct {
 	bootDisk                 int // disk id, 0 until commissioned
 	layout                   string
 	errorDescription         string
-	gen                      int // bumps on every status change; stale timers check it
-	eraseMode                string
-	deployFailures           int // queued deployment failures (fault)
-	commissionFailures       int // queued commissioning failures (fault)
+	gen                      int    // bumps on every status change; stale timers check it
+	eraseMode                string // the running erase's method, "" when none
+	eraseFailures            int    // queued disk-erase failures (fault)
+	deployFailures           int    // queued deployment failures (fault)
+	commissionFailures       int    // queued commissioning failures (fault)
 	enableSSH, skipBMCConfig bool
 }
 
@@ -49,10 +50,13 @@ type HostSpec struct {
 	PowerAddress string // the BMC's IP, unique
 	PXEMAC       string // MAC of the PXE NIC; generated when empty
 	NoBOSS       bool   // true: no BOSS M.2 boot disk, only NVMe
-	NVMe         int    // NVMe data disks; default 4
-	RoCE         int    // RoCE NICs; default 2
-	CPUs         int    // default 128
-	MemoryMiB    int    // default 2 TiB
+	// NoSecureErase: the drives lack a secure erase feature, so
+	// secure_erase falls back to quick (when asked) or a full overwrite.
+	NoSecureErase bool
+	NVMe          int // NVMe data disks; default 4
+	RoCE          int // RoCE NICs; default 2
+	CPUs          int // default 128
+	MemoryMiB     int // default 2 TiB
 }
 
 type iface struct {

@@ -28,7 +28,7 @@ func (s *Sim) RedeployOutOfBand(ctx context.Context, sid string) error {
 		if err := s.setStatus(m, StatusReleasing); err != nil {
 			return nil, err
 		}
-		s.endRelease(m, false)
+		s.finishRelease(m)
 		return s.startDeployment(m, d)
 	})
 }
@@ -88,7 +88,7 @@ func (s *Sim) RecommissionOutOfBand(ctx context.Context, sid string) error {
 		if err := s.setStatus(m, StatusReleasing); err != nil {
 			return nil, err
 		}
-		s.endRelease(m, false)
+		s.finishRelease(m)
 		return s.startCommissioning(m, commissionParams{enableSSH: true, skipBMCConfig: true})
 	})
 }

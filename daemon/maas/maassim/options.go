@@ -13,7 +13,12 @@ import (
 // divides each by Options.Speed.
 type Durations struct {
 	Commissioning, Testing, Deploying, Releasing time.Duration
-	DiskErasing, QuickErase, Discovery           time.Duration
+	// DiskErasing, QuickErase and SecureErase are how long a release with
+	// erase spends in Disk erasing by method: a full overwrite (erase
+	// alone), quick_erase, and secure_erase on drives that have it. A zero
+	// SecureErase means DiskErasing.
+	DiskErasing, QuickErase, SecureErase time.Duration
+	Discovery                            time.Duration
 	// CommissioningTimeout and DeployingTimeout are MAAS's monitored
 	// timeouts (20 and 40 minutes) after which a node whose power action
 	// failed moves to its failed status.
@@ -25,7 +30,7 @@ func DefaultDurations() Durations {
 	return Durations{
 		Commissioning: 5 * time.Minute, Testing: time.Minute, Deploying: 10 * time.Minute,
 		Releasing: time.Minute, DiskErasing: 10 * time.Minute, QuickErase: 2 * time.Minute,
-		Discovery: 3 * time.Minute, CommissioningTimeout: 20 * time.Minute,
+		SecureErase: 4 * time.Minute, Discovery: 3 * time.Minute, CommissioningTimeout: 20 * time.Minute,
 		DeployingTimeout: 40 * time.Minute,
 	}
 }
@@ -74,6 +79,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Durations == (Durations{}) {
 		o.Durations = DefaultDurations()
+	}
+	if o.Durations.SecureErase == 0 {
+		o.Durations.SecureErase = o.Durations.DiskErasing
 	}
 	if o.SyncInterval == 0 {
 		o.SyncInterval = 900

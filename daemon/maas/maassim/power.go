@@ -70,6 +70,10 @@ func (s *Sim) recordPower(m *machine, in powerIntent, err error) {
 				s.schedule(m, tFailTimeout, s.now(), s.opts.Durations.CommissioningTimeout)
 			case StatusDeploying:
 				s.schedule(m, tFailTimeout, s.now(), s.opts.Durations.DeployingTimeout)
+			case StatusDiskErasing:
+				if in.on { // start_disk_erasing's errback
+					s.must(m, StatusFailedDiskErasing)
+				}
 			}
 		}
 		return

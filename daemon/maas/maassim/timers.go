@@ -13,6 +13,7 @@ const (
 	tDeployed
 	tReleased
 	tErased
+	tEraseAborted
 	tFailTimeout
 )
 
@@ -69,8 +70,13 @@ func (s *Sim) complete(m *machine, kind timerKind, at time.Time) []powerIntent {
 		return []powerIntent{s.power(m, false, false)}
 	case tDeployed:
 		return s.endDeployment(m, at)
-	case tReleased, tErased:
-		s.endRelease(m, kind == tErased)
+	case tReleased:
+		s.finishRelease(m)
+	case tErased:
+		return s.endErase(m, at)
+	case tEraseAborted:
+		s.must(m, StatusFailedDiskErasing)
+		m.eraseMode = ""
 	case tFailTimeout:
 		if f, ok := failedStatus[m.status]; ok {
 			s.must(m, f)
