@@ -23,8 +23,9 @@
 // never carry a secret; secrets reach the host only as the files that need
 // them.
 //
-// The package depends on nothing in daemon/: callers translate their own
-// records into Params at the edge. Rendering is deterministic: the password
+// Renderer depends on nothing in daemon/; Bootstrap, the workflow's port,
+// translates the domain's lifecycle.BootstrapSpec into Params at the edge
+// (the only daemon package it imports is the domain). Rendering is deterministic: the password
 // salt comes from an injected reader and the MIME boundary is a digest of
 // the parts.
 package cloudinit

@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
+	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
 
@@ -85,13 +86,12 @@ func BenchmarkReconcilePass5000(b *testing.B) {
 	st, err := bolt.Open(path, bolt.Options{})
 	must(b, err)
 	defer st.Close()
-	secrets := memSecrets{"kv/maas-sites/" + siteID + "/api-token": {"token": apiKey}}
-	sm := bridge.SiteMaas{Secrets: secrets}
+	sm := maas.Sites{Keys: secrets.NewStore(memSecrets{"kv/maas-sites/" + siteID + "/api-token": {"token": apiKey}})}
 	site, err := st.GetSite(context.Background(), siteID)
 	must(b, err)
-	m, err := sm.Connect(context.Background(), site)
+	m, err := sm.Open(context.Background(), site)
 	must(b, err)
-	machines, err := m.Machines(context.Background())
+	machines, err := m.Machines(context.Background(), lifecycle.MachineFilter{})
 	must(b, err)
 	r := reconcile.New(reconcile.Config{Store: st, Cleaner: sm, Tasks: storeTasks{st}})
 	b.ResetTimer()

@@ -31,7 +31,7 @@ func (s *site) bind(hostname, sid string) string {
 	must(s.t, s.store.CreateNode(ctx, lifecycle.Node{ID: id, SiteID: siteID, Hostname: hostname, SKU: "mi300x", Status: lifecycle.NodeEnrolling}))
 	_, err = s.store.UpdateNode(ctx, id, func(n *lifecycle.Node) error {
 		now := time.Now()
-		n.MaasSystemID, n.Host, n.EnrolledAt = sid, m.IPAddresses[0], &now
+		n.MaasSystemID, n.Host, n.EnrolledAt = sid, m.IPs[0], &now
 		return nil
 	})
 	must(s.t, err)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -20,6 +19,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
+	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
 
@@ -91,12 +91,13 @@ func newSite(t testing.TB, o opts) *site {
 	return s
 }
 
-func (s *site) build(o opts, secrets memSecrets) {
-	sm := bridge.SiteMaas{Secrets: secrets, Metrics: maas.NewMetrics(s.reg)}
+func (s *site) build(o opts, vault memSecrets) {
+	store := secrets.NewStore(vault)
+	sm := maas.Sites{Keys: store, Metrics: maas.NewMetrics(s.reg)}
 	s.recon = reconcile.New(reconcile.Config{Store: s.store, Cleaner: sm, Tasks: storeTasks{s.store},
 		Clock: o.clock, Metrics: reconcile.NewMetrics(s.reg)})
 	s.reg.MustRegister(&reconcile.Collector{Store: s.store, Clock: o.clock})
-	s.feed = feed.New(feed.Config{Store: s.store, Connector: sm, Secrets: bridge.WebhookSecrets{Secrets: secrets},
+	s.feed = feed.New(feed.Config{Store: s.store, Connector: siteMaas{sm}, Secrets: store,
 		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),
 		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: 20 * time.Millisecond, SitesInterval: time.Hour})
 }
@@ -125,6 +126,22 @@ func (m memSecrets) Read(_ context.Context, path string) (map[string]string, err
 		return v, nil
 	}
 	return nil, lifecycle.Errorf(lifecycle.CodeNotFound, "memSecrets", "no secret at %s", path)
+}
+
+func (m memSecrets) Write(_ context.Context, path string, data map[string]string) error {
+	m[path] = data
+	return nil
+}
+
+// siteMaas is the daemon's wiring of feed.Connector.
+type siteMaas struct{ sites maas.Sites }
+
+func (s siteMaas) Connect(ctx context.Context, site lifecycle.Site) (feed.MAAS, error) {
+	c, err := s.sites.Open(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // storeTasks queues agent tasks straight into the store.

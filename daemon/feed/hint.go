@@ -8,8 +8,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
-	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
 // handle turns hints about machines of a site into action: each machine
@@ -27,14 +25,14 @@ func (f *Feed) handle(ctx context.Context, siteID string, sids []string, source 
 		f.log.Warn("hint: connect to MAAS", "site", siteID, "source", source, "err", err)
 		return uniq
 	}
-	obs := map[string]reconcile.Observation{}
+	obs := map[string]lifecycle.Observation{}
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(f.cfg.Workers)
 	for sid := range uniq {
 		g.Go(func() error {
 			x, err := m.Machine(gctx, sid)
-			o := reconcile.Observation{Present: err == nil, Machine: x}
+			o := lifecycle.Observation{Present: err == nil, Machine: x}
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
@@ -66,7 +64,7 @@ func (f *Feed) connect(ctx context.Context, siteID string) (MAAS, error) {
 // wake wakes the runs parked on each hinted machine (every one when all,
 // else those whose observable state changed since the feed last read it),
 // and the site's key when a machine appeared that the feed did not know.
-func (f *Feed) wake(siteID string, obs map[string]reconcile.Observation, all bool) {
+func (f *Feed) wake(siteID string, obs map[string]lifecycle.Observation, all bool) {
 	appeared := false
 	f.mu.Lock()
 	known := f.known[siteID]
@@ -89,14 +87,14 @@ func (f *Feed) wake(siteID string, obs map[string]reconcile.Observation, all boo
 	}
 	f.mu.Unlock()
 	for _, sid := range changed {
-		f.cfg.Waker.Wake(workflow.MachineKey(sid))
+		f.cfg.Waker.Wake(lifecycle.MachineKey(sid))
 	}
 	if appeared {
-		f.cfg.Waker.Wake(workflow.SiteKey(siteID))
+		f.cfg.Waker.Wake(lifecycle.SiteKey(siteID))
 	}
 }
 
-func fingerprint(o reconcile.Observation) string {
+func fingerprint(o lifecycle.Observation) string {
 	if !o.Present {
 		return "absent"
 	}

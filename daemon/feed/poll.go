@@ -49,7 +49,7 @@ func (f *Feed) PollEvents(ctx context.Context, siteID string) error {
 // handleEvents hints every machine the events name and stores the cursor
 // after the newest event; when a machine cannot be read the cursor stays
 // and the page is read again next time.
-func (f *Feed) handleEvents(ctx context.Context, siteID string, evs []Event) (int64, error) {
+func (f *Feed) handleEvents(ctx context.Context, siteID string, evs []lifecycle.MaasEvent) (int64, error) {
 	var sids []string
 	var newestID int64
 	var newest time.Time

@@ -2,11 +2,8 @@ package feed
 
 import (
 	"context"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
-	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
 // Store is what the feed needs of the store.
@@ -16,23 +13,16 @@ type Store interface {
 	ListSites(ctx context.Context) ([]lifecycle.Site, error)
 }
 
-// Event is one MAAS node event.
-type Event struct {
-	ID       int64
-	SystemID string
-	Type     string
-	Created  time.Time
-}
-
 // MAAS is what the feed reads of a site's MAAS. Errors: not_found (the
 // machine is absent), unauthorized, unavailable.
 type MAAS interface {
-	Machine(ctx context.Context, systemID string) (workflow.Machine, error)
-	// Machines lists every machine of the site.
-	Machines(ctx context.Context) ([]workflow.Machine, error)
+	Machine(ctx context.Context, systemID string) (lifecycle.Machine, error)
+	// Machines lists the machines f selects (every machine of the site
+	// for the empty filter).
+	Machines(ctx context.Context, f lifecycle.MachineFilter) ([]lifecycle.Machine, error)
 	// EventsAfter returns up to limit node events (all levels from DEBUG)
 	// with an id above after, oldest first.
-	EventsAfter(ctx context.Context, after int64, limit int) ([]Event, error)
+	EventsAfter(ctx context.Context, after int64, limit int) ([]lifecycle.MaasEvent, error)
 	// NewestEventID is the id of MAAS's newest node event (0 when none).
 	NewestEventID(ctx context.Context) (int64, error)
 }
@@ -51,8 +41,8 @@ type Secrets interface {
 
 // Reconciler judges observed machines (daemon/reconcile satisfies it).
 type Reconciler interface {
-	Observe(ctx context.Context, siteID string, obs map[string]reconcile.Observation) (reconcile.Report, error)
-	Pass(ctx context.Context, siteID string, machines []workflow.Machine) (reconcile.Report, error)
+	Observe(ctx context.Context, siteID string, obs map[string]lifecycle.Observation) (lifecycle.ReconcileReport, error)
+	Pass(ctx context.Context, siteID string, machines []lifecycle.Machine) (lifecycle.ReconcileReport, error)
 }
 
 // Waker resumes the runs parked on a key (daemon/runner satisfies it).

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -27,8 +26,8 @@ var (
 
 // Receive verifies and stores one webhook for site siteID, durably, before
 // it returns nil (the caller answers 202). Errors: unauthorized (unknown
-// site, unsigned, malformed or bad signature, stale), malformed body
-// (problem.Malformed), conflict (an id seen before: nothing stored again),
+// site, unsigned, malformed or bad signature, stale), invalid (a
+// malformed body; the webhook route answers it 400), conflict (an id seen before: nothing stored again),
 // unavailable (Vault or the store). Every outcome is counted.
 func (f *Feed) Receive(ctx context.Context, siteID, sigHeader string, body []byte) error {
 	reason, err := f.receive(ctx, siteID, sigHeader, body)
@@ -99,23 +98,23 @@ func (f *Feed) verify(ctx context.Context, siteID string, sig signature, body []
 func decodeHint(siteID string, body []byte) (lifecycle.WebhookEvent, error) {
 	const op = "feed.Receive"
 	var h hint
-	if err := problem.Unmarshal(body, op, &h); err != nil {
+	if err := lifecycle.DecodeStrict(body, op, &h); err != nil {
 		return lifecycle.WebhookEvent{}, err
 	}
 	switch {
 	case !idPattern.MatchString(h.ID):
-		return lifecycle.WebhookEvent{}, problem.Malformed(op, "id", "id must be 1-128 characters of [A-Za-z0-9._:-]")
+		return lifecycle.WebhookEvent{}, lifecycle.Invalid(op, "id", "id must be 1-128 characters of [A-Za-z0-9._:-]")
 	case !sidPattern.MatchString(h.SystemID):
-		return lifecycle.WebhookEvent{}, problem.Malformed(op, "system_id", "system_id must be a MAAS system id")
+		return lifecycle.WebhookEvent{}, lifecycle.Invalid(op, "system_id", "system_id must be a MAAS system id")
 	case len(h.Type) > 64 || len(h.Hostname) > 255 || len(h.StatusName) > 64:
-		return lifecycle.WebhookEvent{}, problem.Malformed(op, "", "type, hostname or status_name is too long")
+		return lifecycle.WebhookEvent{}, lifecycle.Invalid(op, "", "type, hostname or status_name is too long")
 	}
 	ev := lifecycle.WebhookEvent{SiteID: siteID, ID: h.ID, Type: h.Type, SystemID: h.SystemID,
 		Hostname: h.Hostname, StatusName: h.StatusName}
 	if h.OccurredAt != "" {
 		t, err := time.Parse(time.RFC3339Nano, h.OccurredAt)
 		if err != nil {
-			return lifecycle.WebhookEvent{}, problem.Malformed(op, "occurred_at", "occurred_at must be an RFC 3339 time")
+			return lifecycle.WebhookEvent{}, lifecycle.Invalid(op, "occurred_at", "occurred_at must be an RFC 3339 time")
 		}
 		ev.OccurredAt = t.UTC()
 	}

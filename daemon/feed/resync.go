@@ -3,29 +3,29 @@ package feed
 import (
 	"context"
 
-	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // Resync reads the site's whole machine list, wakes the runs of machines
 // that changed since the feed last saw them, and runs a full
 // reconciliation pass (absent machines included).
-func (f *Feed) Resync(ctx context.Context, siteID string) (reconcile.Report, error) {
+func (f *Feed) Resync(ctx context.Context, siteID string) (lifecycle.ReconcileReport, error) {
 	m, err := f.connect(ctx, siteID)
 	if err != nil {
-		return reconcile.Report{}, err
+		return lifecycle.ReconcileReport{}, err
 	}
-	ms, err := m.Machines(ctx)
+	ms, err := m.Machines(ctx, lifecycle.MachineFilter{})
 	if err != nil {
-		return reconcile.Report{}, err
+		return lifecycle.ReconcileReport{}, err
 	}
-	obs := make(map[string]reconcile.Observation, len(ms))
+	obs := make(map[string]lifecycle.Observation, len(ms))
 	for _, x := range ms {
-		obs[x.SystemID] = reconcile.Observation{Present: true, Machine: x}
+		obs[x.SystemID] = lifecycle.Observation{Present: true, Machine: x}
 	}
 	f.mu.Lock()
 	for sid := range f.known[siteID] {
 		if _, ok := obs[sid]; !ok {
-			obs[sid] = reconcile.Observation{}
+			obs[sid] = lifecycle.Observation{}
 		}
 	}
 	f.mu.Unlock()

@@ -54,8 +54,8 @@ var rows = []row{
 		check: func(t *testing.T, s *site, id, sid string) {
 			m, err := s.client.Machine(context.Background(), sid)
 			must(t, err)
-			if h := s.node(id).Host; h != m.IPAddresses[0] {
-				t.Fatalf("host %s, MAAS has %v", h, m.IPAddresses)
+			if h := s.node(id).Host; h != m.IPs[0] {
+				t.Fatalf("host %s, MAAS has %v", h, m.IPs)
 			}
 		}},
 	{name: "7 absent from MAAS while active: quarantine",
@@ -73,7 +73,7 @@ var rows = []row{
 			m, err := s.client.Machine(context.Background(), sid)
 			must(t, err)
 			if m.Status == lifecycle.MaasDeployed || m.PowerState != "off" {
-				t.Fatalf("machine %s power %s, want released and off", m.StatusName, m.PowerState)
+				t.Fatalf("machine %s power %s, want released and off", m.Status, m.PowerState)
 			}
 		}},
 }

@@ -16,8 +16,8 @@ import (
 type Config struct {
 	// BaseURL is MAAS's root, e.g. http://region:5240/MAAS/ (required).
 	BaseURL string
-	// APIKey is consumer_key:token_key:token_secret (required, secret).
-	APIKey string
+	// APIKey is consumer_key:token_key:token_secret (required).
+	APIKey lifecycle.Secret
 	// HTTPClient defaults to a client with a 60 s timeout; per-request
 	// deadlines come from the caller's context.
 	HTTPClient *http.Client
@@ -53,7 +53,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, lifecycle.Invalid(op, "base_url", "must be an http(s) URL such as http://region:5240/MAAS/")
 	}
-	key, err := parseAPIKey(cfg.APIKey)
+	key, err := parseAPIKey(cfg.APIKey.Reveal())
 	if err != nil {
 		return nil, lifecycle.Invalid(op, "api_key", "%v", err)
 	}

@@ -28,11 +28,11 @@ func TestVersionAndWhoAmI(t *testing.T) {
 func TestMachinesFilters(t *testing.T) {
 	e := newEnv(t, 4)
 	ctx := context.Background()
-	all, err := e.client.Machines(ctx, maas.MachineFilter{})
+	all, err := e.client.Machines(ctx, lifecycle.MachineFilter{})
 	if err != nil || len(all) != 4 {
 		t.Fatalf("%d machines, %v", len(all), err)
 	}
-	hosts := func(ms []maas.Machine) []string {
+	hosts := func(ms []lifecycle.Machine) []string {
 		out := []string{}
 		for _, m := range ms {
 			out = append(out, m.Hostname)
@@ -41,14 +41,14 @@ func TestMachinesFilters(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		f    maas.MachineFilter
+		f    lifecycle.MachineFilter
 		want []string
 	}{
-		{"ids repeated", maas.MachineFilter{IDs: []string{all[0].SystemID, all[2].SystemID}}, []string{all[0].Hostname, all[2].Hostname}},
-		{"hostname", maas.MachineFilter{Hostnames: []string{all[1].Hostname}}, []string{all[1].Hostname}},
-		{"mac upper case", maas.MachineFilter{MACAddresses: []string{strings.ToUpper(all[3].Interfaces[0].MACAddress)}}, []string{all[3].Hostname}},
-		{"id and hostname disagree", maas.MachineFilter{IDs: []string{all[0].SystemID}, Hostnames: []string{all[1].Hostname}}, []string{}},
-		{"unknown id", maas.MachineFilter{IDs: []string{"nope"}}, []string{}},
+		{"ids repeated", lifecycle.MachineFilter{IDs: []string{all[0].SystemID, all[2].SystemID}}, []string{all[0].Hostname, all[2].Hostname}},
+		{"hostname", lifecycle.MachineFilter{Hostnames: []string{all[1].Hostname}}, []string{all[1].Hostname}},
+		{"mac upper case", lifecycle.MachineFilter{MACAddresses: []string{strings.ToUpper(e.mac(t, all[3].SystemID))}}, []string{all[3].Hostname}},
+		{"id and hostname disagree", lifecycle.MachineFilter{IDs: []string{all[0].SystemID}, Hostnames: []string{all[1].Hostname}}, []string{}},
+		{"unknown id", lifecycle.MachineFilter{IDs: []string{"nope"}}, []string{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,29 +69,23 @@ func TestOnboardAndDecommissionCalls(t *testing.T) {
 	e := newEnv(t, 0)
 	ctx := context.Background()
 	c := e.client
-	m, err := c.CreateMachine(ctx, maas.NewMachine{Hostname: "gpu-01", Architecture: "amd64",
-		Power: maas.IPMIPower{Address: "10.20.0.5", User: "root", Password: "calvin"}, NoCommission: true})
-	if err != nil || m.Status != lifecycle.MaasNew || m.PowerType != "ipmi" || m.Architecture != "amd64/generic" {
+	m, err := c.CreateMachine(ctx, "gpu-01", lifecycle.BMCLogin{Address: "10.20.0.5", User: "root", Pass: "calvin"})
+	if err != nil || m.Status != lifecycle.MaasCommissioning || m.Hostname != "gpu-01" {
 		t.Fatalf("create: %+v %v", m, err)
 	}
 	sid := m.SystemID
-	if m, err = c.UpdateMachine(ctx, sid, maas.MachineUpdate{Hostname: "gpu-01a",
-		Power: &maas.IPMIPower{Address: "10.20.0.5", User: "admin", Password: "pw2"}}); err != nil || m.Hostname != "gpu-01a" {
-		t.Fatalf("update: %+v %v", m, err)
-	}
-	if tok, err := c.Token(ctx, sid); err != nil || tok != nil {
-		t.Fatalf("token before commissioning: %v %v", tok, err)
-	}
-	acc, err := c.Accept(ctx, sid)
-	if err != nil || len(acc) != 1 || acc[0].Status != lifecycle.MaasCommissioning {
-		t.Fatalf("accept: %+v %v", acc, err)
+	if m, err = c.SetIdentity(ctx, sid, "gpu-01a", lifecycle.BMCLogin{Address: "10.20.0.5", User: "admin", Pass: "pw2"}); err != nil || m.Hostname != "gpu-01a" {
+		t.Fatalf("set identity: %+v %v", m, err)
 	}
 	e.advance(time.Minute)
 	if m, _ = c.Machine(ctx, sid); m.Status != lifecycle.MaasReady {
-		t.Fatalf("after commissioning: %s", m.StatusName)
+		t.Fatalf("after commissioning: %s", m.Status)
 	}
-	if m, err = c.Commission(ctx, sid, maas.CommissionOptions{EnableSSH: true, SkipBMCConfig: true}); err != nil || m.Status != lifecycle.MaasCommissioning {
-		t.Fatalf("commission: %v %v", m.StatusName, err)
+	if acc, err := c.Accept(ctx, sid); err != nil || len(acc) != 0 {
+		t.Fatalf("accept of a Ready machine: %+v %v", acc, err)
+	}
+	if m, err = c.Commission(ctx, sid); err != nil || m.Status != lifecycle.MaasCommissioning {
+		t.Fatalf("commission: %v %v", m.Status, err)
 	}
 	e.advance(time.Minute)
 	configureStorage(t, e, sid)
@@ -102,11 +96,11 @@ func TestOnboardAndDecommissionCalls(t *testing.T) {
 
 func configureStorage(t *testing.T, e *env, sid string) {
 	ctx := context.Background()
-	disks, err := e.client.BlockDevices(ctx, sid)
+	disks, err := e.client.Disks(ctx, sid)
 	if err != nil || len(disks) != 5 {
 		t.Fatalf("block devices: %d %v", len(disks), err)
 	}
-	var boss maas.BlockDevice
+	var boss lifecycle.Disk
 	for _, d := range disks {
 		if strings.Contains(d.Model, "BOSS") {
 			boss = d
@@ -118,7 +112,7 @@ func configureStorage(t *testing.T, e *env, sid string) {
 	if err := e.client.SetBootDisk(ctx, sid, boss.ID); err != nil {
 		t.Fatalf("set_boot_disk: %v", err)
 	}
-	m, err := e.client.SetStorageLayout(ctx, sid, maas.StorageLayout{Layout: "flat"})
+	m, err := e.client.SetStorageLayout(ctx, sid, "flat", 0)
 	if err != nil || m.BootDiskID != boss.ID {
 		t.Fatalf("layout: boot disk %d want %d, %v", m.BootDiskID, boss.ID, err)
 	}
@@ -126,22 +120,22 @@ func configureStorage(t *testing.T, e *env, sid string) {
 
 func configureNetwork(t *testing.T, e *env, sid string) {
 	ctx := context.Background()
-	ifaces, err := e.client.Interfaces(ctx, sid)
+	ifaces, err := e.client.NICs(ctx, sid)
 	if err != nil || len(ifaces) != 3 {
 		t.Fatalf("interfaces: %d %v", len(ifaces), err)
 	}
 	pxe, roce := ifaces[0], ifaces[1]
-	if pxe.Links[0].Mode != maas.LinkAuto || pxe.Links[0].Subnet == nil {
+	if pxe.Links[0].Mode != maas.LinkAuto || pxe.Links[0].SubnetID == 0 {
 		t.Fatalf("pxe links %+v", pxe.Links)
 	}
-	pxeSubnet := pxe.Links[0].Subnet.ID
-	if pxe, err = e.client.UnlinkSubnet(ctx, sid, pxe.ID, pxe.Links[0].ID); err != nil || len(pxe.Links) != 0 {
+	pxeSubnet := pxe.Links[0].SubnetID
+	if pxe, err = e.client.Unlink(ctx, sid, pxe.ID, pxe.Links[0].ID); err != nil || len(pxe.Links) != 0 {
 		t.Fatalf("unlink: %+v %v", pxe.Links, err)
 	}
-	if pxe, err = e.client.LinkSubnet(ctx, sid, pxe.ID, maas.LinkRequest{Mode: maas.LinkAuto, SubnetID: pxeSubnet}); err != nil || pxe.Links[0].Mode != maas.LinkAuto {
+	if pxe, err = e.client.Link(ctx, sid, pxe.ID, maas.LinkAuto, pxeSubnet, ""); err != nil || pxe.Links[0].Mode != maas.LinkAuto {
 		t.Fatalf("link auto: %+v %v", pxe.Links, err)
 	}
-	sn, err := e.client.CreateSubnet(ctx, maas.NewSubnet{CIDR: "192.168.50.0/31", Name: "roce-0"})
+	sn, err := e.client.CreateSubnet(ctx, "192.168.50.0/31", "roce-0")
 	if err != nil || sn.CIDR != "192.168.50.0/31" {
 		t.Fatalf("create subnet: %+v %v", sn, err)
 	}
@@ -149,12 +143,12 @@ func configureNetwork(t *testing.T, e *env, sid string) {
 	if err != nil || len(subnets) != 2 {
 		t.Fatalf("subnets: %d %v", len(subnets), err)
 	}
-	roce, err = e.client.LinkSubnet(ctx, sid, roce.ID, maas.LinkRequest{Mode: maas.LinkStatic, SubnetID: sn.ID, IPAddress: "192.168.50.1"})
-	if err != nil || roce.Links[len(roce.Links)-1].IPAddress != "192.168.50.1" {
+	roce, err = e.client.Link(ctx, sid, roce.ID, maas.LinkStatic, sn.ID, "192.168.50.1")
+	if err != nil || roce.Links[len(roce.Links)-1].IP != "192.168.50.1" {
 		t.Fatalf("link static: %+v %v", roce.Links, err)
 	}
-	for _, mode := range []maas.LinkMode{maas.LinkDHCP, maas.LinkUp} {
-		if _, err := e.client.LinkSubnet(ctx, sid, ifaces[2].ID, maas.LinkRequest{Mode: mode, SubnetID: pxeSubnet}); err != nil {
+	for _, mode := range []string{maas.LinkDHCP, maas.LinkUp} {
+		if _, err := e.client.Link(ctx, sid, ifaces[2].ID, mode, pxeSubnet, ""); err != nil {
 			t.Fatalf("link %s: %v", mode, err)
 		}
 	}
@@ -162,20 +156,19 @@ func configureNetwork(t *testing.T, e *env, sid string) {
 
 func deployAndSync(t *testing.T, e *env, sid string) {
 	ctx := context.Background()
-	m, err := e.client.Deploy(ctx, sid, maas.DeployOptions{UserData: []byte("#cloud-config\n"),
+	m, err := e.client.Deploy(ctx, sid, lifecycle.DeploySpec{UserData: []byte("#cloud-config\n"),
 		DistroSeries: "gpuaas-ubuntu-2204", EnableHWSync: true})
 	if err != nil || m.Status != lifecycle.MaasDeploying || m.OSystem != "custom" || m.DistroSeries != "gpuaas-ubuntu-2204" {
-		t.Fatalf("deploy: %s %s/%s %v", m.StatusName, m.OSystem, m.DistroSeries, err)
+		t.Fatalf("deploy: %s %s/%s %v", m.Status, m.OSystem, m.DistroSeries, err)
 	}
 	e.advance(time.Minute)
 	m, _ = e.client.Machine(ctx, sid)
-	hs := m.HardwareSync
-	if m.Status != lifecycle.MaasDeployed || !hs.Enabled || hs.IntervalSeconds != 900 || hs.LastSync == nil ||
-		hs.NextSync == nil || hs.NextSync.Sub(*hs.LastSync) != 900*time.Second || len(m.IPAddresses) == 0 {
+	if m.Status != lifecycle.MaasDeployed || !m.HWSyncEnabled || m.SyncInterval != 900*time.Second || m.LastSync == nil ||
+		m.NextSync == nil || m.NextSync.Sub(*m.LastSync) != 900*time.Second || len(m.IPs) == 0 {
 		t.Fatalf("deployed machine %+v", m)
 	}
-	tok, err := e.client.Token(ctx, sid)
-	if err != nil || tok == nil || tok.TokenSecret == "" {
+	tok, err := e.client.MachineToken(ctx, sid)
+	if err != nil || tok == nil || tok.TokenSecret.Empty() {
 		t.Fatalf("token: %v %v", tok, err)
 	}
 	if st, err := e.client.QueryPowerState(ctx, sid); err != nil || st != "on" {
@@ -198,16 +191,16 @@ func deployAndSync(t *testing.T, e *env, sid string) {
 
 func decommission(t *testing.T, e *env, sid string) {
 	ctx := context.Background()
-	m, err := e.client.Release(ctx, sid, maas.ReleaseOptions{Erase: true, QuickErase: true, Comment: "decommission"})
+	m, err := e.client.Release(ctx, sid, lifecycle.ReleaseSpec{Erase: lifecycle.EraseQuick, Comment: "decommission"})
 	if err != nil || m.Status != lifecycle.MaasDiskErasing {
-		t.Fatalf("release: %s %v", m.StatusName, err)
+		t.Fatalf("release: %s %v", m.Status, err)
 	}
 	e.advance(time.Minute)
 	m, _ = e.client.Machine(ctx, sid)
-	if m.Status != lifecycle.MaasReady || m.HardwareSync.Enabled || m.HardwareSync.LastSync != nil || m.Owner != "" {
+	if m.Status != lifecycle.MaasReady || m.HWSyncEnabled || m.LastSync != nil || m.Owner != "" {
 		t.Fatalf("released machine %+v", m)
 	}
-	if tok, err := e.client.Token(ctx, sid); err != nil || tok != nil {
+	if tok, err := e.client.MachineToken(ctx, sid); err != nil || tok != nil {
 		t.Fatalf("token after release: %v %v", tok, err)
 	}
 	if err := e.client.DeleteMachine(ctx, sid); err != nil {

@@ -1,8 +1,11 @@
 // Package maas is the sidecar's client of the MAAS REST API 2.0: OAuth 1.0
 // PLAINTEXT signing with a fresh nonce and timestamp per request, the
 // calls the onboarding and decommission workflows and the change feed
-// need, and translation of MAAS JSON into this package's own types at the
-// edge.
+// need, and the one translation of MAAS JSON into the domain's MAAS view
+// (lifecycle.Machine, Disk, NIC, Subnet, MachineToken, MaasEvent) at the
+// edge. *Client satisfies the MAAS ports the workflows and the change feed
+// declare; Sites opens a site's client with its API key read from the
+// secret store at the moment of use.
 //
 // Every error is a *lifecycle.Error: 400 -> invalid (with MAAS's field
 // map), 401 -> unauthorized, 403 -> forbidden, 404 -> not_found, 409 ->

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
@@ -57,13 +58,23 @@ func newEnv(t testing.TB, n int) *env {
 
 func (e *env) newClient(t testing.TB, key string) *maas.Client {
 	t.Helper()
-	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: key, Now: e.clock.Now,
+	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: lifecycle.Secret(key), Now: e.clock.Now,
 		Logger:       slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		RetryBackoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// mac is the MAC address of a machine's first interface.
+func (e *env) mac(t testing.TB, sid string) string {
+	t.Helper()
+	nics, err := e.client.NICs(context.Background(), sid)
+	if err != nil || len(nics) == 0 {
+		t.Fatalf("nics of %s: %v %v", sid, nics, err)
+	}
+	return nics[0].MAC
 }
 
 func (e *env) advance(d time.Duration) {

@@ -18,7 +18,7 @@ func TestErrorMapping(t *testing.T) {
 	ctx := context.Background()
 	sid, _ := e.sim.AddMachine(maassim.HostSpec{}, "new-1", maassim.StatusNew)
 	ready := func() string {
-		ms, _ := e.client.Machines(ctx, maas.MachineFilter{Hostnames: nil})
+		ms, _ := e.client.Machines(ctx, lifecycle.MachineFilter{Hostnames: nil})
 		return ms[0].SystemID
 	}()
 	closed := closedURL(t)
@@ -30,20 +30,20 @@ func TestErrorMapping(t *testing.T) {
 		msg       string
 		retryable bool
 	}{
-		{"409 carries MAAS's text", func() error { _, err := e.client.Deploy(ctx, sid, maas.DeployOptions{}); return err },
+		{"409 carries MAAS's text", func() error { _, err := e.client.Deploy(ctx, sid, lifecycle.DeploySpec{}); return err },
 			lifecycle.CodeConflict, "", "Can't deploy a machine that is in the 'New' state", false},
-		{"409 release New", func() error { _, err := e.client.Release(ctx, sid, maas.ReleaseOptions{}); return err },
+		{"409 release New", func() error { _, err := e.client.Release(ctx, sid, lifecycle.ReleaseSpec{}); return err },
 			lifecycle.CodeConflict, "", "Machine cannot be released in its current state ('New').", false},
 		{"409 abort Ready", func() error { _, err := e.client.Abort(ctx, ready, "x"); return err },
 			lifecycle.CodeConflict, "", "Cannot abort in current state", false},
 		{"409 mark_fixed Ready", func() error { _, err := e.client.MarkFixed(ctx, ready, ""); return err },
 			lifecycle.CodeConflict, "", "Can't mark a non-broken node as 'Ready'.", false},
 		{"400 field map", func() error {
-			_, err := e.client.Machines(ctx, maas.MachineFilter{MACAddresses: []string{"zz"}})
+			_, err := e.client.Machines(ctx, lifecycle.MachineFilter{MACAddresses: []string{"zz"}})
 			return err
 		}, lifecycle.CodeInvalid, "mac_address", "mac_address: 'zz' is not a valid MAC address.", false},
 		{"400 unknown series", func() error {
-			_, err := e.client.Deploy(ctx, ready, maas.DeployOptions{DistroSeries: "gpuaas-nope"})
+			_, err := e.client.Deploy(ctx, ready, lifecycle.DeploySpec{DistroSeries: "gpuaas-nope"})
 			return err
 		}, lifecycle.CodeInvalid, "distro_series", "'custom/gpuaas-nope' is not a valid distro_series", false},
 		{"401 bad key", func() error { _, err := e.newClient(t, "wrong-ck:wrong-tk:wrong-ts").WhoAmI(ctx); return err },
@@ -71,10 +71,10 @@ func TestErrorMapping(t *testing.T) {
 			_, err := c.Version(ctx)
 			return err
 		}, lifecycle.CodeUnavailable, "", "MAAS unreachable", true},
-		{"empty system id", func() error { _, err := e.client.Deploy(ctx, "", maas.DeployOptions{}); return err },
+		{"empty system id", func() error { _, err := e.client.Deploy(ctx, "", lifecycle.DeploySpec{}); return err },
 			lifecycle.CodeInvalid, "system_id", "must not be empty", false},
 		{"bad link mode", func() error {
-			_, err := e.client.LinkSubnet(ctx, ready, 1, maas.LinkRequest{Mode: "bogus"})
+			_, err := e.client.Link(ctx, ready, 1, "bogus", 0, "")
 			return err
 		},
 			lifecycle.CodeInvalid, "mode", "must be auto, dhcp, static or link_up", false},
@@ -105,22 +105,22 @@ func closedURL(t *testing.T) string {
 
 // machineTokenCall uses a deployed machine's own token on the REST API.
 func machineTokenCall(t *testing.T, e *env, ctx context.Context) error {
-	ms, _ := e.client.Machines(ctx, maas.MachineFilter{})
-	if _, err := e.client.Deploy(ctx, ms[0].SystemID, maas.DeployOptions{}); err != nil {
+	ms, _ := e.client.Machines(ctx, lifecycle.MachineFilter{})
+	if _, err := e.client.Deploy(ctx, ms[0].SystemID, lifecycle.DeploySpec{}); err != nil {
 		t.Fatal(err)
 	}
-	tok, err := e.client.Token(ctx, ms[0].SystemID)
+	tok, err := e.client.MachineToken(ctx, ms[0].SystemID)
 	if err != nil || tok == nil {
 		t.Fatalf("token %v", err)
 	}
-	_, err = e.newClient(t, tok.ConsumerKey+":"+tok.TokenKey+":"+tok.TokenSecret).Machines(ctx, maas.MachineFilter{})
+	_, err = e.newClient(t, tok.ConsumerKey+":"+tok.TokenKey+":"+tok.TokenSecret.Reveal()).Machines(ctx, lifecycle.MachineFilter{})
 	return err
 }
 
 func TestOnlyReadsAreRetried(t *testing.T) {
 	e := newEnv(t, 1)
 	ctx := context.Background()
-	ms, _ := e.client.Machines(ctx, maas.MachineFilter{})
+	ms, _ := e.client.Machines(ctx, lifecycle.MachineFilter{})
 	sid := ms[0].SystemID
 	e.sim.SetOpFault("*", maassim.OpFault{ErrorRate: 1})
 	cases := []struct {
@@ -129,9 +129,9 @@ func TestOnlyReadsAreRetried(t *testing.T) {
 		want int64
 	}{
 		{"GET retried twice", func() error { _, err := e.client.Machine(ctx, sid); return err }, 3},
-		{"POST not retried", func() error { _, err := e.client.Commission(ctx, sid, maas.CommissionOptions{}); return err }, 1},
+		{"POST not retried", func() error { _, err := e.client.Commission(ctx, sid); return err }, 1},
 		{"PUT not retried", func() error {
-			_, err := e.client.UpdateMachine(ctx, sid, maas.MachineUpdate{Hostname: "x"})
+			_, err := e.client.SetIdentity(ctx, sid, "x", lifecycle.BMCLogin{})
 			return err
 		}, 1},
 		{"DELETE not retried", func() error { return e.client.DeleteMachine(ctx, sid) }, 1},

@@ -21,7 +21,7 @@ type EventQuery struct {
 }
 
 // Events queries MAAS's event log. MAAS returns newest first.
-func (c *Client) Events(ctx context.Context, q EventQuery) ([]Event, error) {
+func (c *Client) Events(ctx context.Context, q EventQuery) ([]lifecycle.MaasEvent, error) {
 	const op = "maas: events"
 	if q.Limit < 0 || q.Limit > 1000 {
 		return nil, lifecycle.Invalid(op, "limit", "must be between 1 and 1000, got %d", q.Limit)
@@ -46,8 +46,6 @@ func (c *Client) Events(ctx context.Context, q EventQuery) ([]Event, error) {
 		Events []struct {
 			ID          int     `json:"id"`
 			Node        *string `json:"node"`
-			Hostname    *string `json:"hostname"`
-			Username    *string `json:"username"`
 			Level       string  `json:"level"`
 			Type        string  `json:"type"`
 			Description string  `json:"description"`
@@ -57,33 +55,34 @@ func (c *Client) Events(ctx context.Context, q EventQuery) ([]Event, error) {
 	if err := c.do(ctx, request{op: "events", method: http.MethodGet, path: "events/", maasOp: "query", params: v}, &w); err != nil {
 		return nil, err
 	}
-	out := make([]Event, 0, len(w.Events))
+	out := make([]lifecycle.MaasEvent, 0, len(w.Events))
 	for _, e := range w.Events {
 		t, _ := time.Parse("Mon, 02 Jan. 2006 15:04:05", e.Created)
-		out = append(out, Event{ID: e.ID, SystemID: str(e.Node), Hostname: str(e.Hostname), Username: str(e.Username),
+		out = append(out, lifecycle.MaasEvent{ID: int64(e.ID), SystemID: str(e.Node),
 			Level: e.Level, Type: e.Type, Description: e.Description, Created: t})
 	}
 	return out, nil
 }
 
-// Version reads MAAS's version/.
-func (c *Client) Version(ctx context.Context) (Version, error) {
+// Version reads MAAS's version/ (which MAAS answers without
+// authentication).
+func (c *Client) Version(ctx context.Context) (lifecycle.MaasVersion, error) {
 	var w struct {
 		Version      string   `json:"version"`
 		Subversion   string   `json:"subversion"`
 		Capabilities []string `json:"capabilities"`
 	}
 	err := c.do(ctx, request{op: "version", method: http.MethodGet, path: "version/"}, &w)
-	return Version{Version: w.Version, Subversion: w.Subversion, Capabilities: w.Capabilities}, err
+	return lifecycle.MaasVersion{Version: w.Version, Subversion: w.Subversion, Capabilities: w.Capabilities}, err
 }
 
 // WhoAmI reads the user the API key belongs to.
-func (c *Client) WhoAmI(ctx context.Context) (User, error) {
+func (c *Client) WhoAmI(ctx context.Context) (lifecycle.MaasUser, error) {
 	var w struct {
 		Username    string `json:"username"`
 		Email       string `json:"email"`
 		IsSuperuser bool   `json:"is_superuser"`
 	}
 	err := c.do(ctx, request{op: "whoami", method: http.MethodGet, path: "users/", maasOp: "whoami"}, &w)
-	return User{Username: w.Username, Email: w.Email, IsSuperuser: w.IsSuperuser}, err
+	return lifecycle.MaasUser{Username: w.Username, Email: w.Email, IsSuperuser: w.IsSuperuser}, err
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 )
 
@@ -14,37 +15,40 @@ import (
 func TestEventsCursor(t *testing.T) {
 	e := newEnv(t, 2)
 	ctx := context.Background()
-	ms, _ := e.client.Machines(ctx, maas.MachineFilter{})
+	ms, _ := e.client.Machines(ctx, lifecycle.MachineFilter{})
 	for _, m := range ms {
-		if _, err := e.client.Deploy(ctx, m.SystemID, maas.DeployOptions{}); err != nil {
+		if _, err := e.client.Deploy(ctx, m.SystemID, lifecycle.DeploySpec{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	e.advance(time.Minute)
-	cursor := 0
-	var seen []int
+	var cursor int64
+	var seen []int64
 	var changes []string
 	for page := 0; page < 100; page++ {
-		evs, err := e.client.Events(ctx, maas.EventQuery{After: &cursor, Level: "DEBUG", Limit: 4})
+		evs, err := e.client.EventsAfter(ctx, cursor, 4) // oldest first
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(evs) == 0 {
 			break
 		}
-		for i := len(evs) - 1; i >= 0; i-- {
-			seen = append(seen, evs[i].ID)
-			if evs[i].Type == "Node changed status" && evs[i].SystemID == ms[0].SystemID {
-				changes = append(changes, evs[i].Description)
+		for _, ev := range evs {
+			seen = append(seen, ev.ID)
+			if ev.Type == "Node changed status" && ev.SystemID == ms[0].SystemID {
+				changes = append(changes, ev.Description)
 			}
 		}
 		if evs[0].Created.IsZero() || evs[0].Level == "" {
 			t.Fatalf("untranslated event %+v", evs[0])
 		}
-		cursor = evs[0].ID
+		cursor = evs[len(evs)-1].ID
+	}
+	if newest, err := e.client.NewestEventID(ctx); err != nil || newest != cursor {
+		t.Fatalf("newest event id %d, paged up to %d: %v", newest, cursor, err)
 	}
 	for i := range seen {
-		if seen[i] != i+1 {
+		if seen[i] != int64(i+1) {
 			t.Fatalf("cursor skipped or repeated events: %v", seen)
 		}
 	}
@@ -52,9 +56,9 @@ func TestEventsCursor(t *testing.T) {
 	if d := cmp.Diff(want, changes); d != "" {
 		t.Fatalf("status changes (-want +got):\n%s", d)
 	}
-	newest, err := e.client.Events(ctx, maas.EventQuery{SystemIDs: []string{ms[1].SystemID}, Limit: 1})
-	if err != nil || len(newest) != 1 || newest[0].Type != "Deployed" || newest[0].Hostname != ms[1].Hostname {
-		t.Fatalf("newest INFO event %+v %v", newest, err)
+	latest, err := e.client.Events(ctx, maas.EventQuery{SystemIDs: []string{ms[1].SystemID}, Limit: 1})
+	if err != nil || len(latest) != 1 || latest[0].Type != "Deployed" || latest[0].SystemID != ms[1].SystemID {
+		t.Fatalf("latest INFO event %+v %v", latest, err)
 	}
 	if _, err := e.client.Events(ctx, maas.EventQuery{Limit: 1001}); err == nil {
 		t.Fatal("limit 1001 accepted")

@@ -4,24 +4,18 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// MachineUpdate is what UpdateMachine changes; empty fields are left.
-type MachineUpdate struct {
-	Hostname string
-	Power    *IPMIPower // sets power_type=ipmi and the given parameters
-}
-
-// UpdateMachine changes a machine's hostname and power parameters.
-func (c *Client) UpdateMachine(ctx context.Context, systemID string, u MachineUpdate) (Machine, error) {
+// SetIdentity sets a machine's hostname (unless empty) and its IPMI power
+// parameters.
+func (c *Client) SetIdentity(ctx context.Context, systemID, hostname string, bmc lifecycle.BMCLogin) (lifecycle.Machine, error) {
 	v := url.Values{}
-	if u.Hostname != "" {
-		v.Set("hostname", u.Hostname)
+	if hostname != "" {
+		v.Set("hostname", hostname)
 	}
-	if u.Power != nil {
-		v.Set("power_type", "ipmi")
-		u.Power.add(v)
-	}
+	ipmiParams(v, bmc)
 	return c.machineCall(ctx, "update", systemID, http.MethodPut, "", v)
 }
 
@@ -36,16 +30,12 @@ func (c *Client) DeleteMachine(ctx context.Context, systemID string) error {
 
 // Accept moves New machines to commissioning; MAAS skips Ready and
 // Commissioning ones. It returns the machines MAAS accepted.
-func (c *Client) Accept(ctx context.Context, systemIDs ...string) ([]Machine, error) {
+func (c *Client) Accept(ctx context.Context, systemIDs ...string) ([]lifecycle.Machine, error) {
 	var ws []wireMachine
 	err := c.do(ctx, request{op: "accept", method: http.MethodPost, path: "machines/", maasOp: "accept",
 		params: url.Values{"machines": systemIDs}}, &ws)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Machine, 0, len(ws))
-	for _, w := range ws {
-		out = append(out, w.machine())
-	}
-	return out, nil
+	return machines(ws), nil
 }

@@ -5,17 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuaas/maas-sidecar/daemon/maas"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 func TestPowerAddressesHidesCredentials(t *testing.T) {
 	e := newEnv(t, 0)
 	ctx := context.Background()
-	a, err := e.client.CreateMachine(ctx, maas.NewMachine{Hostname: "c07u43", Power: maas.IPMIPower{Address: "10.176.16.128", User: "root", Password: "bmc-pass-77"}})
+	a, err := e.client.CreateMachine(ctx, "c07u43", lifecycle.BMCLogin{Address: "10.176.16.128", User: "root", Pass: "bmc-pass-77"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := e.client.CreateMachine(ctx, maas.NewMachine{Hostname: "c07u44", Power: maas.IPMIPower{Address: "10.176.16.129", User: "root", Password: "bmc-pass-77"}})
+	b, err := e.client.CreateMachine(ctx, "c07u44", lifecycle.BMCLogin{Address: "10.176.16.129", User: "root", Pass: "bmc-pass-77"})
 	if err != nil {
 		t.Fatal(err)
 	}

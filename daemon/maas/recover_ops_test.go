@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas"
 )
 
 // Abort and mark_fixed on the paths the workflows use them: aborting a
@@ -15,12 +14,12 @@ import (
 func TestAbortAndMarkFixedSucceed(t *testing.T) {
 	e := newEnv(t, 2)
 	ctx := context.Background()
-	ms, err := e.client.Machines(ctx, maas.MachineFilter{})
+	ms, err := e.client.Machines(ctx, lifecycle.MachineFilter{})
 	if err != nil || len(ms) != 2 {
 		t.Fatalf("machines: %v %v", ms, err)
 	}
 	deploying, broken := ms[0].SystemID, ms[1].SystemID
-	if _, err := e.client.Deploy(ctx, deploying, maas.DeployOptions{DistroSeries: "jammy"}); err != nil {
+	if _, err := e.client.Deploy(ctx, deploying, lifecycle.DeploySpec{DistroSeries: "jammy"}); err != nil {
 		t.Fatal(err)
 	}
 	m, err := e.client.Abort(ctx, deploying, "operator changed their mind")
@@ -29,15 +28,15 @@ func TestAbortAndMarkFixedSucceed(t *testing.T) {
 	}
 	e.advance(time.Minute)
 	if m, _ = e.client.Machine(ctx, deploying); m.Status != lifecycle.MaasAllocated {
-		t.Fatalf("after abort: %s", m.StatusName)
+		t.Fatalf("after abort: %s", m.Status)
 	}
 	if err := e.sim.MarkBrokenOutOfBand(ctx, broken, "disk noise"); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ = e.client.Machine(ctx, broken); m.Status != lifecycle.MaasBroken {
-		t.Fatalf("mark broken: %s", m.StatusName)
+		t.Fatalf("mark broken: %s", m.Status)
 	}
 	if m, err = e.client.MarkFixed(ctx, broken, "reseated"); err != nil || m.Status != lifecycle.MaasReady {
-		t.Fatalf("mark fixed: %s %v", m.StatusName, err)
+		t.Fatalf("mark fixed: %s %v", m.Status, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
@@ -26,16 +27,16 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 	_, err := wrongToken.WhoAmI(ctx)
 	record(err)
 	e.sim.SetOpFault("GET machines", maassim.OpFault{ErrorRate: 1})
-	_, err = e.client.Machines(ctx, maas.MachineFilter{}) // retried, logged at debug
+	_, err = e.client.Machines(ctx, lifecycle.MachineFilter{}) // retried, logged at debug
 	record(err)
 	e.sim.SetOpFault("GET machines", maassim.OpFault{})
 	_, err = maas.New(maas.Config{BaseURL: "http://x/MAAS/", APIKey: tokenSecret})
 	record(err)
-	ms, _ := e.client.Machines(ctx, maas.MachineFilter{})
-	if _, err := e.client.Deploy(ctx, ms[0].SystemID, maas.DeployOptions{}); err != nil {
+	ms, _ := e.client.Machines(ctx, lifecycle.MachineFilter{})
+	if _, err := e.client.Deploy(ctx, ms[0].SystemID, lifecycle.DeploySpec{}); err != nil {
 		t.Fatal(err)
 	}
-	tok, _ := e.client.Token(ctx, ms[0].SystemID)
+	tok, _ := e.client.MachineToken(ctx, ms[0].SystemID)
 	shown := fmt.Sprint(tok) + fmt.Sprintf("%v %+v %#v", *tok, *tok, *tok)
 	if len(errs) < 3 || !strings.Contains(errs[0], "Invalid access token") {
 		t.Fatalf("errors not produced as expected: %q", errs)
@@ -49,7 +50,7 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 			t.Errorf("%q leaked:\n%s", secret, haystack)
 		}
 	}
-	if strings.Contains(shown, tok.TokenSecret) {
+	if strings.Contains(shown, tok.TokenSecret.Reveal()) {
 		t.Errorf("machine token secret shown by fmt: %s", shown)
 	}
 }

@@ -6,12 +6,15 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 func nodePath(sid, kind string) string { return "nodes/" + url.PathEscape(sid) + "/" + kind + "/" }
 
-// BlockDevices lists a machine's disks.
-func (c *Client) BlockDevices(ctx context.Context, systemID string) ([]BlockDevice, error) {
+// Disks lists a machine's physical disks (partitions, RAID and other
+// virtual block devices left out).
+func (c *Client) Disks(ctx context.Context, systemID string) ([]lifecycle.Disk, error) {
 	if err := checkID("maas: block devices", systemID); err != nil {
 		return nil, err
 	}
@@ -20,9 +23,11 @@ func (c *Client) BlockDevices(ctx context.Context, systemID string) ([]BlockDevi
 	if err != nil {
 		return nil, err
 	}
-	out := make([]BlockDevice, 0, len(ws))
+	out := make([]lifecycle.Disk, 0, len(ws))
 	for _, w := range ws {
-		out = append(out, w.disk())
+		if w.Type == "physical" || w.Type == "" {
+			out = append(out, w.disk())
+		}
 	}
 	return out, nil
 }

@@ -1,60 +1,64 @@
 package maas
 
-func (w wireMachine) machine() Machine {
-	m := Machine{SystemID: w.SystemID, Hostname: w.Hostname, FQDN: w.FQDN, Status: Status(w.Status),
-		StatusName: w.StatusName, StatusMessage: str(w.StatusMessage), ErrorDescription: str(w.ErrorDescription),
-		PowerState: w.PowerState, PowerType: w.PowerType, Owner: str(w.Owner), OSystem: w.OSystem,
-		DistroSeries: w.DistroSeries, Architecture: str(w.Architecture), CPUCount: w.CPUCount,
-		MemoryMiB: w.Memory, IPAddresses: append([]string{}, w.IPAddresses...)}
-	if w.BootInterface != nil {
-		m.BootInterfaceID = w.BootInterface.ID
-	}
-	for _, i := range w.InterfaceSet {
-		m.Interfaces = append(m.Interfaces, i.iface())
-	}
-	for _, d := range w.BlockDeviceSet {
-		m.BlockDevices = append(m.BlockDevices, d.disk())
-	}
+import (
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// The one translation of MAAS JSON into the domain's MAAS view.
+
+func (w wireMachine) machine() lifecycle.Machine {
+	m := lifecycle.Machine{SystemID: w.SystemID, Hostname: w.Hostname, FQDN: w.FQDN, Status: Status(w.Status),
+		StatusMessage: str(w.StatusMessage), ErrorDescription: str(w.ErrorDescription),
+		PowerState: w.PowerState, Owner: str(w.Owner), OSystem: w.OSystem, DistroSeries: w.DistroSeries,
+		IPs: append([]string{}, w.IPAddresses...)}
 	if w.BootDisk != nil {
 		m.BootDiskID = w.BootDisk.ID
 	}
 	if w.EnableHWSync != nil {
-		m.HardwareSync.Enabled = *w.EnableHWSync
+		m.HWSyncEnabled = *w.EnableHWSync
 	}
 	if w.SyncInterval != nil {
-		m.HardwareSync.IntervalSeconds = *w.SyncInterval
+		m.SyncInterval = time.Duration(*w.SyncInterval) * time.Second
 	}
-	m.HardwareSync.LastSync = parseMAASTime(w.LastSync)
-	m.HardwareSync.NextSync = parseMAASTime(w.NextSync)
+	m.LastSync = parseMAASTime(w.LastSync)
+	m.NextSync = parseMAASTime(w.NextSync)
 	return m
 }
 
-func (w *wireVLAN) vlan() *VLAN {
-	if w == nil {
-		return nil
+func machines(ws []wireMachine) []lifecycle.Machine {
+	out := make([]lifecycle.Machine, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, w.machine())
 	}
-	return &VLAN{ID: w.ID, VID: w.VID, MTU: w.MTU, Name: w.Name, Fabric: w.Fabric, DHCPOn: w.DHCPOn}
+	return out
 }
 
-func (w *wireSubnet) subnet() *Subnet {
-	if w == nil {
-		return nil
+func (w *wireSubnet) subnet() lifecycle.Subnet {
+	s := lifecycle.Subnet{ID: w.ID, Name: w.Name, CIDR: w.CIDR}
+	if w.VLAN != nil {
+		s.VLANVID = w.VLAN.VID
 	}
-	return &Subnet{ID: w.ID, Name: w.Name, CIDR: w.CIDR, GatewayIP: str(w.GatewayIP), VLAN: w.VLAN.vlan(),
-		DNSServers: append([]string{}, w.DNSServers...), Space: w.Space}
+	return s
 }
 
-func (w wireInterface) iface() Interface {
-	i := Interface{ID: w.ID, Name: w.Name, Type: w.Type, MACAddress: str(w.MACAddress), Enabled: w.Enabled,
-		VLAN: w.VLAN.vlan(), LinkSpeed: w.LinkSpeed, Vendor: str(w.Vendor), Product: str(w.Product)}
+func (w wireInterface) nic() lifecycle.NIC {
+	n := lifecycle.NIC{ID: w.ID, Name: w.Name, MAC: str(w.MACAddress), Type: w.Type}
+	if w.VLAN != nil {
+		n.VLANVID = w.VLAN.VID
+	}
 	for _, l := range w.Links {
-		i.Links = append(i.Links, Link{ID: l.ID, Mode: LinkMode(l.Mode), IPAddress: l.IPAddress, Subnet: l.Subnet.subnet()})
+		nl := lifecycle.NICLink{ID: l.ID, Mode: l.Mode, IP: l.IPAddress}
+		if l.Subnet != nil {
+			nl.SubnetID, nl.SubnetCIDR = l.Subnet.ID, l.Subnet.CIDR
+		}
+		n.Links = append(n.Links, nl)
 	}
-	return i
+	return n
 }
 
-func (w wireDisk) disk() BlockDevice {
-	return BlockDevice{ID: w.ID, Name: w.Name, Type: w.Type, Path: w.Path, Model: str(w.Model),
-		Serial: str(w.Serial), IDPath: str(w.IDPath), Size: w.Size, UsedSize: w.UsedSize, UsedFor: w.UsedFor,
-		Tags: append([]string{}, w.Tags...), PartitionTableType: str(w.PartitionTableType), Partitions: len(w.Partitions)}
+func (w wireDisk) disk() lifecycle.Disk {
+	return lifecycle.Disk{ID: w.ID, Name: w.Name, Model: str(w.Model), Serial: str(w.Serial),
+		IDPath: str(w.IDPath), Size: w.Size}
 }

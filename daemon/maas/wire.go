@@ -5,34 +5,27 @@ import (
 	"time"
 )
 
-// MAAS JSON, decoded leniently: nullable or possibly-missing fields are
-// pointers or zero-tolerant, since piston omits some None properties.
+// MAAS JSON, decoded leniently and only as far as the MAAS view needs:
+// nullable or possibly-missing fields are pointers or zero-tolerant, since
+// piston omits some None properties.
 
 type wireMachine struct {
-	SystemID         string          `json:"system_id"`
-	Hostname         string          `json:"hostname"`
-	FQDN             string          `json:"fqdn"`
-	Status           int             `json:"status"`
-	StatusName       string          `json:"status_name"`
-	StatusMessage    *string         `json:"status_message"`
-	ErrorDescription *string         `json:"error_description"`
-	PowerState       string          `json:"power_state"`
-	PowerType        string          `json:"power_type"`
-	Owner            *string         `json:"owner"`
-	OSystem          string          `json:"osystem"`
-	DistroSeries     string          `json:"distro_series"`
-	Architecture     *string         `json:"architecture"`
-	CPUCount         int             `json:"cpu_count"`
-	Memory           int             `json:"memory"`
-	IPAddresses      []string        `json:"ip_addresses"`
-	BootInterface    *wireInterface  `json:"boot_interface"`
-	InterfaceSet     []wireInterface `json:"interface_set"`
-	BlockDeviceSet   []wireDisk      `json:"blockdevice_set"`
-	BootDisk         *wireDisk       `json:"boot_disk"`
-	EnableHWSync     *bool           `json:"enable_hw_sync"`
-	SyncInterval     *int            `json:"sync_interval"`
-	LastSync         *string         `json:"last_sync"`
-	NextSync         *string         `json:"next_sync"`
+	SystemID         string    `json:"system_id"`
+	Hostname         string    `json:"hostname"`
+	FQDN             string    `json:"fqdn"`
+	Status           int       `json:"status"`
+	StatusMessage    *string   `json:"status_message"`
+	ErrorDescription *string   `json:"error_description"`
+	PowerState       string    `json:"power_state"`
+	Owner            *string   `json:"owner"`
+	OSystem          string    `json:"osystem"`
+	DistroSeries     string    `json:"distro_series"`
+	IPAddresses      []string  `json:"ip_addresses"`
+	BootDisk         *wireDisk `json:"boot_disk"`
+	EnableHWSync     *bool     `json:"enable_hw_sync"`
+	SyncInterval     *int      `json:"sync_interval"`
+	LastSync         *string   `json:"last_sync"`
+	NextSync         *string   `json:"next_sync"`
 }
 
 type wireVLAN struct {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
 // Store is what the reconciler needs of the store.
@@ -34,7 +33,7 @@ type Cleaner interface {
 type Config struct {
 	Store   Store
 	Cleaner Cleaner
-	Tasks   workflow.Tasks
+	Tasks   Tasks
 	Clock   clock.Clock
 	Logger  *slog.Logger
 	Metrics *Metrics
@@ -67,12 +66,14 @@ func New(cfg Config) *Reconciler {
 	return &Reconciler{cfg: cfg, log: cfg.Logger.With("component", "reconciler"), now: func() time.Time { return cfg.Clock.Now().UTC() }}
 }
 
-// Report counts what one reconciliation did.
-type Report struct {
-	Nodes     int `json:"nodes"`
-	Drifted   int `json:"drifted"`
-	Owned     int `json:"owned_by_runs"`
-	Unmanaged int `json:"unmanaged_machines"`
+// Report counts what one reconciliation did (the domain's type, which
+// the change feed and the admin API pass on).
+type Report = lifecycle.ReconcileReport
+
+// Tasks queues agent tasks (idempotently per node and type) and wakes the
+// node's long poll.
+type Tasks interface {
+	Enqueue(ctx context.Context, t lifecycle.AgentTask) (lifecycle.AgentTask, bool, error)
 }
 
 // Observe reconciles the machines a hint named (by system id). Machines
@@ -97,12 +98,12 @@ func (r *Reconciler) Observe(ctx context.Context, siteID string, obs map[string]
 
 // Pass reconciles a site's whole machine list (the full resync): every
 // node bound to a machine the list lacks is absent from MAAS.
-func (r *Reconciler) Pass(ctx context.Context, siteID string, machines []workflow.Machine) (Report, error) {
+func (r *Reconciler) Pass(ctx context.Context, siteID string, machines []lifecycle.Machine) (Report, error) {
 	sc, err := r.loadSite(ctx, siteID)
 	if err != nil {
 		return Report{}, err
 	}
-	seen := make(map[string]workflow.Machine, len(machines))
+	seen := make(map[string]lifecycle.Machine, len(machines))
 	for _, m := range machines {
 		seen[m.SystemID] = m
 	}

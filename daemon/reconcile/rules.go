@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
 // Action is what a verdict asks the reconciler to do.
@@ -20,12 +19,9 @@ const (
 	ActReleasePowerOff Action = "release_power_off"
 )
 
-// Observation is one machine as MAAS showed it; Present is false when the
-// machine is absent from MAAS.
-type Observation struct {
-	Present bool
-	Machine workflow.Machine
-}
+// Observation is one machine as MAAS showed it (the domain's type, which
+// the change feed builds).
+type Observation = lifecycle.Observation
 
 // Verdict is the outcome of the rules for one node: the drift found (Rule
 // empty when the node and MAAS agree) and the action to take.
@@ -95,7 +91,7 @@ func evalDeployed(n lifecycle.Node, o Observation, p lifecycle.SitePolicy, now t
 		v := drift(lifecycle.DriftIPChanged, ActUpdateHost, o, n.Host)
 		v.Details["old_host"], v.Details["new_host"] = n.Host, m.IPs[0]
 		return v
-	case p.RequireHWSync && (!m.HWSyncEnabled || !workflow.SyncHealthy(m, now)):
+	case p.RequireHWSync && (!m.HWSyncEnabled || !m.SyncHealthy(now)):
 		v := drift(lifecycle.DriftHWSyncUnhealthy, ActReseedHWSync, o, "hardware sync healthy")
 		v.Details["hw_sync_enabled"] = map[bool]string{true: "true", false: "false"}[m.HWSyncEnabled]
 		return v

@@ -7,16 +7,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
 func TestEvaluate(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	fresh, next := now.Add(-time.Minute), now.Add(14*time.Minute)
 	stale, staleNext := now.Add(-time.Hour), now.Add(-45*time.Minute)
-	deployed := workflow.Machine{Status: lifecycle.MaasDeployed, PowerState: "on", IPs: []string{"10.0.0.5"},
+	deployed := lifecycle.Machine{Status: lifecycle.MaasDeployed, PowerState: "on", IPs: []string{"10.0.0.5"},
 		HWSyncEnabled: true, LastSync: &fresh, NextSync: &next}
-	with := func(f func(*workflow.Machine)) Observation {
+	with := func(f func(*lifecycle.Machine)) Observation {
 		m := deployed
 		f(&m)
 		return Observation{Present: true, Machine: m}
@@ -32,25 +31,25 @@ func TestEvaluate(t *testing.T) {
 	}{
 		{"deployed active", lifecycle.NodeActive, ok, "", ActNone},
 		{"deployed offline", lifecycle.NodeOffline, ok, lifecycle.DriftAgentNotPolling, ActNone},
-		{"ready active", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasReady }), lifecycle.DriftReleased, ActQuarantine},
-		{"releasing offline", lifecycle.NodeOffline, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasReleasing }), lifecycle.DriftReleased, ActQuarantine},
-		{"broken active", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasBroken }), lifecycle.DriftHardwareFailure, ActQuarantine},
-		{"failed testing active", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasFailedTesting }), lifecycle.DriftHardwareFailure, ActQuarantine},
-		{"commissioning active", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasCommissioning }), lifecycle.DriftRecommissioned, ActNone},
-		{"deploying active", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasDeploying }), lifecycle.DriftRedeployed, ActQuarantine},
-		{"new IP", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.IPs = []string{"10.0.0.9"} }), lifecycle.DriftIPChanged, ActUpdateHost},
+		{"ready active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasReady }), lifecycle.DriftReleased, ActQuarantine},
+		{"releasing offline", lifecycle.NodeOffline, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasReleasing }), lifecycle.DriftReleased, ActQuarantine},
+		{"broken active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasBroken }), lifecycle.DriftHardwareFailure, ActQuarantine},
+		{"failed testing active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasFailedTesting }), lifecycle.DriftHardwareFailure, ActQuarantine},
+		{"commissioning active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasCommissioning }), lifecycle.DriftRecommissioned, ActNone},
+		{"deploying active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasDeploying }), lifecycle.DriftRedeployed, ActQuarantine},
+		{"new IP", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.IPs = []string{"10.0.0.9"} }), lifecycle.DriftIPChanged, ActUpdateHost},
 		{"absent active", lifecycle.NodeActive, Observation{}, lifecycle.DriftMachineDeleted, ActQuarantine},
 		{"absent offline", lifecycle.NodeOffline, Observation{}, lifecycle.DriftMachineDeleted, ActQuarantine},
-		{"sync disabled", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.HWSyncEnabled = false }), lifecycle.DriftHWSyncUnhealthy, ActReseedHWSync},
-		{"sync stale", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.LastSync, m.NextSync = &stale, &staleNext }), lifecycle.DriftHWSyncUnhealthy, ActReseedHWSync},
-		{"powered off", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.PowerState = "off" }), lifecycle.DriftPoweredOff, ActNone},
-		{"rescue mode", lifecycle.NodeActive, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasRescueMode }), lifecycle.DriftUnexpectedMaasState, ActNone},
+		{"sync disabled", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.HWSyncEnabled = false }), lifecycle.DriftHWSyncUnhealthy, ActReseedHWSync},
+		{"sync stale", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.LastSync, m.NextSync = &stale, &staleNext }), lifecycle.DriftHWSyncUnhealthy, ActReseedHWSync},
+		{"powered off", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.PowerState = "off" }), lifecycle.DriftPoweredOff, ActNone},
+		{"rescue mode", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasRescueMode }), lifecycle.DriftUnexpectedMaasState, ActNone},
 		{"retired deployed", lifecycle.NodeRetired, ok, lifecycle.DriftRetiredDeployed, ActReleasePowerOff},
-		{"retired ready but on", lifecycle.NodeRetired, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasReady }), lifecycle.DriftRetiredDeployed, ActReleasePowerOff},
-		{"retired ready off", lifecycle.NodeRetired, with(func(m *workflow.Machine) { m.Status, m.PowerState = lifecycle.MaasReady, "off" }), "", ActNone},
+		{"retired ready but on", lifecycle.NodeRetired, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasReady }), lifecycle.DriftRetiredDeployed, ActReleasePowerOff},
+		{"retired ready off", lifecycle.NodeRetired, with(func(m *lifecycle.Machine) { m.Status, m.PowerState = lifecycle.MaasReady, "off" }), "", ActNone},
 		{"retired absent", lifecycle.NodeRetired, Observation{}, "", ActNone},
-		{"quarantined ready", lifecycle.NodeQuarantined, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasReady }), "", ActNone},
-		{"enrolling ready (a run's)", lifecycle.NodeEnrolling, with(func(m *workflow.Machine) { m.Status = lifecycle.MaasReady }), "", ActNone},
+		{"quarantined ready", lifecycle.NodeQuarantined, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasReady }), "", ActNone},
+		{"enrolling ready (a run's)", lifecycle.NodeEnrolling, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasReady }), "", ActNone},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -77,3 +77,16 @@ func (s *Store) field(ctx context.Context, path, name string) (Secret, error) {
 func missingField(path, name string) error {
 	return lifecycle.Errorf(lifecycle.CodeNotFound, "secrets.Read", "secret %s has no field %q", path, name)
 }
+
+// WebhookSecret reads a site's webhook HMAC secret at
+// lifecycle.WebhookSecretVaultPath; not_found when it is missing or empty.
+func (s *Store) WebhookSecret(ctx context.Context, siteID string) ([]byte, error) {
+	sec, err := s.field(ctx, lifecycle.WebhookSecretVaultPath(siteID), "secret")
+	if err != nil {
+		return nil, err
+	}
+	if sec.Empty() {
+		return nil, lifecycle.Errorf(lifecycle.CodeNotFound, "secrets.WebhookSecret", "site %s has an empty webhook secret", siteID)
+	}
+	return []byte(sec.Reveal()), nil
+}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
@@ -31,9 +30,9 @@ func withRealAgents(t *testing.T, s *site) {
 	must(t, err)
 	tlsCfg, err := agentapi.TLSConfig(cert, p.CABundlePEM())
 	must(t, err)
-	resolver := bridge.ReseedPayloads{Sites: s.store, Secrets: s.secrets, Connector: bridge.MaasConnector{}, RackURL: s.srv.URL + "/MAAS"}
+	resolver := workflow.ReseedPayloads{Deps: s.deps, RackURL: s.srv.URL + "/MAAS"}
 	api := agentapi.New(agentapi.Config{Store: s.store, Authority: p, Signer: p, Logger: quiet(), Resolve: resolver.Resolve,
-		OnEnrolled: func(_ context.Context, n lifecycle.Node) error { s.runner.Wake(workflow.NodeKey(n.ID)); return nil }})
+		OnEnrolled: func(_ context.Context, n lifecycle.Node) error { s.runner.Wake(lifecycle.NodeKey(n.ID)); return nil }})
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := &agentapi.Server{Listener: ln, Handler: api.Handler(), TLS: tlsCfg, ShutdownTimeout: time.Second, Logger: quiet()}
 	done := make(chan error, 1)
@@ -42,7 +41,7 @@ func withRealAgents(t *testing.T, s *site) {
 	b := testBootstrap()
 	b.AgentAPIURL, b.CABundlePEM, b.SigningPublicKey = "https://"+ln.Addr().String(), string(p.CABundlePEM()), string(p.SigningPublicKeyPEM())
 	b.RackURL = s.srv.URL + "/MAAS"
-	s.deps.Bootstrap, s.deps.Enrollment = b, bridge.Enrollment{PKI: p, Store: s.store}
+	s.deps.Bootstrap, s.deps.Enrollment = b, pki.Enrollment{PKI: p, Store: s.store}
 	s.enroll = func(boot maassim.Boot) {
 		h, err := simhost.Boot(ctx, t.TempDir(), boot.UserData, simhost.Options{PollTimeout: time.Second,
 			RetryInitial: 10 * time.Millisecond, RetryMax: 100 * time.Millisecond})
@@ -114,13 +113,13 @@ func TestReseedThroughTheAgent(t *testing.T) {
 	s.mu.Unlock()
 	creds, err := os.ReadFile(filepath.Join(h.Root, "etc/maas/maas-machine-creds.yml"))
 	must(t, err)
-	tok, err := s.client(t).Token(context.Background(), r.MaasSystemID)
+	tok, err := s.client(t).MachineToken(context.Background(), r.MaasSystemID)
 	must(t, err)
-	if !strings.Contains(string(creds), tok.TokenSecret) || !strings.Contains(string(creds), "/metadata/status/"+r.MaasSystemID) {
+	if !strings.Contains(string(creds), tok.TokenSecret.Reveal()) || !strings.Contains(string(creds), "/metadata/status/"+r.MaasSystemID) {
 		t.Fatalf("creds file lacks the machine token or endpoint:\n%s", creds)
 	}
 	stored, _ := s.store.GetTask(context.Background(), id)
-	if strings.Contains(string(stored.Payload), tok.TokenSecret) {
+	if strings.Contains(string(stored.Payload), tok.TokenSecret.Reveal()) {
 		t.Fatal("the machine token reached the store")
 	}
 }

@@ -27,9 +27,9 @@ func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 	}
 	switch m.Status {
 	case lifecycle.MaasDeploying:
-		return s.maas.Abort(ctx, m.SystemID)
+		return abort(ctx, s.maas, m.SystemID)
 	case lifecycle.MaasDeployed, lifecycle.MaasFailedDeployment, lifecycle.MaasAllocated:
-		return s.maas.Release(ctx, m.SystemID, lifecycle.EraseNone)
+		return release(ctx, s.maas, m.SystemID)
 	}
 	return nil
 }
@@ -54,5 +54,22 @@ func (d Deps) retireEnrollment(ctx context.Context, c *runner.Context) error {
 	}
 	_, err = d.Store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: n.ID, From: lifecycle.NodeEnrolling,
 		To: lifecycle.NodeQuarantined, Context: lifecycle.TransitionContext{Actor: lifecycle.ActorOnboarding}})
+	return err
+}
+
+// Releaser takes a machine back from a deploy: abort while deploying,
+// release (without erase) once deployed or failed.
+type Releaser interface {
+	Abort(ctx context.Context, systemID, comment string) (lifecycle.Machine, error)
+	Release(ctx context.Context, systemID string, r lifecycle.ReleaseSpec) (lifecycle.Machine, error)
+}
+
+func abort(ctx context.Context, r Releaser, sid string) error {
+	_, err := r.Abort(ctx, sid, "maas-sidecar recovery")
+	return err
+}
+
+func release(ctx context.Context, r Releaser, sid string) error {
+	_, err := r.Release(ctx, sid, lifecycle.ReleaseSpec{Erase: lifecycle.EraseNone})
 	return err
 }

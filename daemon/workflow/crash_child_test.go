@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
@@ -58,12 +58,12 @@ func crashChild() error {
 	sec.put("kv/maas-sites/site-1/deploy-password", map[string]string{"password": "deploy-pass-1"})
 	var r *runner.Runner
 	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, Logger: quiet(),
-		OnEnrolled: func(_ context.Context, nd lifecycle.Node) error { r.Wake(workflow.NodeKey(nd.ID)); return nil }})
+		OnEnrolled: func(_ context.Context, nd lifecycle.Node) error { r.Wake(lifecycle.NodeKey(nd.ID)); return nil }})
 	b := testBootstrap()
 	b.AgentAPIURL, b.CABundlePEM, b.SigningPublicKey = "https://"+agentAddr, string(p.CABundlePEM()), string(p.SigningPublicKeyPEM())
 	b.RackURL = strings.TrimSuffix(maasURL, "/")
-	deps := workflow.Deps{Store: st, Connector: bridge.MaasConnector{}, Secrets: sec, Power: noPower{}, Bootstrap: b,
-		Enrollment: bridge.Enrollment{PKI: p, Store: st}, Tasks: agentapi.Queue{Store: st, Notifier: api.Notifier()},
+	deps := workflow.Deps{Store: st, Connector: maasConnector{}, Secrets: secrets.NewStore(sec), Power: noPower{}, Bootstrap: b,
+		Enrollment: pki.Enrollment{PKI: p, Store: st}, Tasks: agentapi.Queue{Store: st, Notifier: api.Notifier()},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
 	r = runner.New(runner.Options{Store: st, Holder: "crash-child", Logger: quiet(), LeaseTTL: time.Second,
 		Defs: func(lifecycle.Run) (*runner.Def, error) { return deps.Onboarding(), nil }, Backoff: 20 * time.Millisecond})
@@ -146,6 +146,6 @@ func untilAllTerminal(ctx context.Context, st *bolt.Store) error {
 // never PXE-discovered.
 type noPower struct{}
 
-func (noPower) PXEBootCycle(context.Context, workflow.BMCLogin) error {
+func (noPower) PXEBootCycle(context.Context, lifecycle.BMCLogin) error {
 	return lifecycle.Errorf(lifecycle.CodeUnavailable, "power", "no direct BMC access in this test")
 }

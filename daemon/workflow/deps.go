@@ -33,16 +33,6 @@ func (d Deps) recheck() time.Duration {
 
 var zero time.Time // a Wait bounded only by the stage timeout
 
-// Wake keys: the feed wakes MachineKey on a MAAS change, the agent API
-// wakes NodeKey on enrollment, and SiteKey on any new machine of a site.
-func MachineKey(systemID string) string { return "machine:" + systemID }
-
-// NodeKey is the wake key of a node record.
-func NodeKey(nodeID string) string { return "node:" + nodeID }
-
-// SiteKey is the wake key of a site's machine list (new machines).
-func SiteKey(siteID string) string { return "site:" + siteID }
-
 // Run variables the onboarding keeps (never secrets).
 const (
 	varPowerPath     = "power_creds_path"
@@ -69,11 +59,11 @@ func (d Deps) open(ctx context.Context, c *runner.Context) (session, error) {
 	if err != nil {
 		return session{}, err
 	}
-	sec, err := d.Secrets.Read(ctx, site.APITokenVaultPath)
+	key, err := d.Secrets.MAASToken(ctx, site.APITokenVaultPath)
 	if err != nil {
 		return session{}, secretErr(err, "MAAS API token")
 	}
-	m, err := d.Connector.Connect(site.APIBaseURL, sec["token"])
+	m, err := d.Connector.Connect(site.APIBaseURL, key)
 	if err != nil {
 		return session{}, runner.Classed(lifecycle.FailSiteCapabilityMissing, err)
 	}
@@ -92,7 +82,7 @@ func secretErr(err error, what string) error {
 
 // machine re-reads the run's machine; a machine gone from MAAS mid-run is
 // a manual-intervention trigger (seed 000 §7).
-func (s session) machine(ctx context.Context, c *runner.Context) (Machine, error) {
+func (s session) machine(ctx context.Context, c *runner.Context) (lifecycle.Machine, error) {
 	sid := c.Run.MaasSystemID
 	m, err := s.maas.Machine(ctx, sid)
 	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
@@ -105,16 +95,16 @@ func (s session) machine(ctx context.Context, c *runner.Context) (Machine, error
 	return m, err
 }
 
-func observe(c *runner.Context, m Machine) {
+func observe(c *runner.Context, m lifecycle.Machine) {
 	c.Observe(lifecycle.ObservedMaas{Status: m.Status.String(), PowerState: m.PowerState, IPs: m.IPs})
 }
 
 // refresh opens the site's MAAS and re-reads the run's machine: what every
 // stage does before it acts (seed 001 §4.10, refresh observed state first).
-func (d Deps) refresh(ctx context.Context, c *runner.Context) (session, Machine, error) {
+func (d Deps) refresh(ctx context.Context, c *runner.Context) (session, lifecycle.Machine, error) {
 	s, err := d.open(ctx, c)
 	if err != nil {
-		return s, Machine{}, err
+		return s, lifecycle.Machine{}, err
 	}
 	m, err := s.machine(ctx, c)
 	return s, m, err

@@ -2,9 +2,10 @@
 // MAAS onboarding of seed 001 §4.3 stage by stage, and (later) reimage and
 // decommission.
 //
-// Stages talk to the outside world only through the small ports declared
-// in ports.go (MAAS, Vault, BMC power, the bootstrap renderer, enrollment
-// tokens); daemon/bridge adapts the real clients to them. Every stage
+// Stages talk to the outside world only through small ports declared
+// where they are used (one per MAAS stage family, and Vault, BMC power,
+// the bootstrap renderer, enrollment tokens, see ports.go); the adapters
+// satisfy them directly, on the domain's types, and daemon/cmd wires them. Every stage
 // refreshes observed MAAS state before it acts and adopts progress that
 // already happened, so the runner can re-enter any stage after a crash.
 // Secrets are read at the moment of use and never kept in run variables,

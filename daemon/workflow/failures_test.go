@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
@@ -77,7 +76,7 @@ var manualInterventionTriggers = []failure{
 			if _, err := c.Abort(ctx, sid, "operator"); err != nil {
 				t.Error(err)
 			}
-			if _, err := c.Deploy(ctx, sid, maas.DeployOptions{DistroSeries: "ubuntu/noble"}); err != nil {
+			if _, err := c.Deploy(ctx, sid, lifecycle.DeploySpec{DistroSeries: "ubuntu/noble"}); err != nil {
 				t.Error(err)
 			}
 		})

@@ -9,8 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/cloudinit"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
@@ -45,10 +46,26 @@ func (m *memSecrets) Read(_ context.Context, path string) (map[string]string, er
 	return maps.Clone(v), nil
 }
 
+func (m *memSecrets) Write(_ context.Context, path string, v map[string]string) error {
+	m.put(path, v)
+	return nil
+}
+
+// maasConnector opens the simulator's MAAS as the daemon does.
+type maasConnector struct{}
+
+func (maasConnector) Connect(baseURL string, apiKey lifecycle.Secret) (workflow.MAAS, error) {
+	c, err := maas.New(maas.Config{BaseURL: baseURL, APIKey: apiKey})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // simPower drives the simulated hosts' BMCs for the PXE discovery path.
 type simPower struct{ s *site }
 
-func (p simPower) PXEBootCycle(ctx context.Context, b workflow.BMCLogin) error {
+func (p simPower) PXEBootCycle(ctx context.Context, b lifecycle.BMCLogin) error {
 	p.s.mu.Lock()
 	bmc := p.s.hosts[b.Address]
 	p.s.mu.Unlock()
@@ -81,15 +98,15 @@ func (s *site) enrollHost(hostname string) {
 		if n.Hostname == hostname && n.Status == lifecycle.NodeEnrolling {
 			now := time.Now()
 			s.store.UpdateNode(ctx, n.ID, func(x *lifecycle.Node) error { x.EnrolledAt = &now; return nil })
-			s.runner.Wake(workflow.NodeKey(n.ID))
+			s.runner.Wake(lifecycle.NodeKey(n.ID))
 		}
 	}
 }
 
-func testBootstrap() bridge.Bootstrap {
+func testBootstrap() cloudinit.Bootstrap {
 	pub, _, _ := ed25519.GenerateKey(nil)
 	der, _ := x509.MarshalPKIXPublicKey(pub)
-	return bridge.Bootstrap{AgentAPIURL: "https://region.example:5291",
+	return cloudinit.Bootstrap{AgentAPIURL: "https://region.example:5291",
 		AgentPackageURL:  "https://region.example/gpuaas-node-agent.deb",
 		AgentPackageSHA:  "0000000000000000000000000000000000000000000000000000000000000000",
 		CABundlePEM:      testCA,

@@ -18,12 +18,12 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 	"github.com/gpuaas/maas-sidecar/e2e/simhost"
@@ -83,7 +83,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	go sim.Run(ctx)
 	sim.OnBoot(s.booted)
 	s.createSite()
-	s.deps = workflow.Deps{Store: st, Connector: bridge.MaasConnector{}, Secrets: s.secrets,
+	s.deps = workflow.Deps{Store: st, Connector: maasConnector{}, Secrets: secrets.NewStore(s.secrets),
 		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st}, Tasks: storeTasks{st},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
 	ro := runner.Options{Store: st, Holder: "test", Logger: quiet(),
@@ -180,14 +180,14 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 // tokenIssuer issues enrollment tokens into the store, stored hashed.
 type tokenIssuer struct{ st *bolt.Store }
 
-func (ti tokenIssuer) IssueToken(ctx context.Context, nodeID string, p lifecycle.SitePolicy) (string, error) {
+func (ti tokenIssuer) IssueToken(ctx context.Context, nodeID string, p lifecycle.SitePolicy) (lifecycle.Secret, error) {
 	b := make([]byte, 24)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
 	}
 	tok := hex.EncodeToString(b)
 	sum := sha256.Sum256([]byte(tok))
-	return tok, ti.st.CreateEnrollmentToken(ctx, lifecycle.EnrollmentToken{Hash: hex.EncodeToString(sum[:]),
+	return lifecycle.Secret(tok), ti.st.CreateEnrollmentToken(ctx, lifecycle.EnrollmentToken{Hash: hex.EncodeToString(sum[:]),
 		NodeID: nodeID, ExpiresAt: time.Now().Add(time.Duration(p.EnrollmentTokenTTLSeconds) * time.Second)})
 }
 

@@ -60,15 +60,15 @@ func (p *Poller) Once(ctx context.Context) {
 }
 
 func (p *Poller) site(ctx context.Context, s lifecycle.Site) error {
-	sec, err := p.Deps.Secrets.Read(ctx, s.APITokenVaultPath)
+	key, err := p.Deps.Secrets.MAASToken(ctx, s.APITokenVaultPath)
 	if err != nil {
 		return err
 	}
-	m, err := p.Deps.Connector.Connect(s.APIBaseURL, sec["token"])
+	m, err := p.Deps.Connector.Connect(s.APIBaseURL, key)
 	if err != nil {
 		return err
 	}
-	ms, err := m.Machines(ctx, "", "")
+	ms, err := m.Machines(ctx, lifecycle.MachineFilter{})
 	if err != nil {
 		return err
 	}
@@ -82,16 +82,16 @@ func (p *Poller) site(ctx context.Context, s lifecycle.Site) error {
 			appeared = true
 		}
 		if fp != old {
-			p.Wake(MachineKey(x.SystemID))
+			p.Wake(lifecycle.MachineKey(x.SystemID))
 		}
 	}
 	for sid := range prev {
 		if _, ok := next[sid]; !ok {
-			p.Wake(MachineKey(sid)) // deleted: let its run find out
+			p.Wake(lifecycle.MachineKey(sid)) // deleted: let its run find out
 		}
 	}
 	if appeared {
-		p.Wake(SiteKey(s.ID))
+		p.Wake(lifecycle.SiteKey(s.ID))
 	}
 	p.seen[s.ID] = next
 	return nil

@@ -24,12 +24,12 @@ func (d Deps) commission(ctx context.Context, c *runner.Context) (runner.Outcome
 		return runner.Done("already " + m.Status.String()), nil
 	case lifecycle.MaasReleasing, lifecycle.MaasDiskErasing:
 		// restart_clean's compensation released it: wait for Ready.
-		return runner.Wait(zero, MachineKey(sid)), nil
+		return runner.Wait(zero, lifecycle.MachineKey(sid)), nil
 	case lifecycle.MaasNew:
 		if err := d.identify(ctx, s, c, m); err != nil {
 			return runner.Outcome{}, err
 		}
-		if err := s.maas.Accept(ctx, sid); err != nil {
+		if _, err := s.maas.Accept(ctx, sid); err != nil {
 			return runner.Outcome{}, err
 		}
 		return runner.Done("accepted; commissioning"), nil
@@ -37,19 +37,20 @@ func (d Deps) commission(ctx context.Context, c *runner.Context) (runner.Outcome
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "machine %s is %s: someone is using it; adopt or release it in MAAS first", sid, m.Status))
 	}
-	if err := s.maas.Commission(ctx, sid); err != nil {
+	if _, err := s.maas.Commission(ctx, sid); err != nil {
 		return runner.Outcome{}, err
 	}
 	return runner.Done("commissioning started from " + m.Status.String()), nil
 }
 
 // identify sets the run's hostname and BMC on a machine MAAS enlisted.
-func (d Deps) identify(ctx context.Context, s session, c *runner.Context, m Machine) error {
+func (d Deps) identify(ctx context.Context, s session, c *runner.Context, m lifecycle.Machine) error {
 	bmc, err := d.bmc(ctx, c.Var(varPowerPath), c.Run.IPMIIP)
 	if err != nil {
 		return err
 	}
-	return s.maas.SetIdentity(ctx, m.SystemID, c.Run.Hostname, bmc)
+	_, err = s.maas.SetIdentity(ctx, m.SystemID, c.Run.Hostname, bmc)
+	return err
 }
 
 // waitForReady parks until MAAS reports Ready, failing at once on a failed
@@ -68,7 +69,7 @@ func (d Deps) waitForReady(ctx context.Context, c *runner.Context) (runner.Outco
 		return runner.Outcome{}, runner.Classed(lifecycle.FailHardwareMismatch, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "commissioning failed: MAAS reports %s (%s)", m.Status, firstNonEmpty(m.ErrorDescription, m.StatusMessage)))
 	case m.Status == lifecycle.MaasCommissioning || m.Status == lifecycle.MaasTesting || m.Status == lifecycle.MaasNew:
-		return runner.Wait(zero, MachineKey(m.SystemID)), nil
+		return runner.Wait(zero, lifecycle.MachineKey(m.SystemID)), nil
 	}
 	return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 		"workflow", "waiting for Ready, MAAS moved machine %s to %s out of band", m.SystemID, m.Status))
@@ -81,4 +82,12 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// Commissioner names, accepts and commissions machines (commissioning
+// with SSH enabled and the BMC configuration skipped, seed 001 §4.3).
+type Commissioner interface {
+	SetIdentity(ctx context.Context, systemID, hostname string, bmc lifecycle.BMCLogin) (lifecycle.Machine, error)
+	Accept(ctx context.Context, systemIDs ...string) ([]lifecycle.Machine, error)
+	Commission(ctx context.Context, systemID string) (lifecycle.Machine, error)
 }

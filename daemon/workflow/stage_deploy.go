@@ -41,7 +41,8 @@ func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, er
 	if series == "" {
 		series = s.site.DistroSeries
 	}
-	err = s.maas.Deploy(ctx, m.SystemID, DeploySpec{UserData: userData, DistroSeries: series, EnableHWSync: c.Policy.RequireHWSync})
+	_, err = s.maas.Deploy(ctx, m.SystemID, lifecycle.DeploySpec{UserData: userData, DistroSeries: series,
+		EnableHWSync: c.Policy.RequireHWSync, Comment: "maas-sidecar onboarding"})
 	if err != nil {
 		if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
 			err = runner.Classed(lifecycle.FailStateAmbiguity, err)
@@ -66,7 +67,7 @@ func (d Deps) waitForDeployed(ctx context.Context, c *runner.Context) (runner.Ou
 		}
 		return runner.Done("Deployed " + strings.Join(m.IPs, ",")), nil
 	case lifecycle.MaasDeploying, lifecycle.MaasAllocated:
-		return runner.Wait(zero, MachineKey(m.SystemID)), nil
+		return runner.Wait(zero, lifecycle.MachineKey(m.SystemID)), nil
 	case lifecycle.MaasFailedDeployment:
 		c.Detail("maas_message", firstNonEmpty(m.ErrorDescription, m.StatusMessage))
 		return runner.Goto(lifecycle.StageClassifyDeployFailure, "deployment failed"), nil
@@ -76,7 +77,7 @@ func (d Deps) waitForDeployed(ctx context.Context, c *runner.Context) (runner.Ou
 }
 
 // recordHost keeps the deployed address on the node (seed 001 §8.1).
-func (d Deps) recordHost(ctx context.Context, c *runner.Context, m Machine) error {
+func (d Deps) recordHost(ctx context.Context, c *runner.Context, m lifecycle.Machine) error {
 	if c.Run.NodeID == "" || len(m.IPs) == 0 {
 		return nil
 	}
@@ -88,3 +89,8 @@ func (d Deps) recordHost(ctx context.Context, c *runner.Context, m Machine) erro
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// Deployer deploys a Ready machine with the rendered user data.
+type Deployer interface {
+	Deploy(ctx context.Context, systemID string, d lifecycle.DeploySpec) (lifecycle.Machine, error)
+}

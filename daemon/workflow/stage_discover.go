@@ -12,7 +12,7 @@ import (
 
 // pxeCycle remembers which New machines already exist, then PXE-boots the
 // BMC so that the machine enlists itself (the discovery fallback).
-func (d Deps) pxeCycle(ctx context.Context, s session, c *runner.Context, bmc BMCLogin) (runner.Outcome, error) {
+func (d Deps) pxeCycle(ctx context.Context, s session, c *runner.Context, bmc lifecycle.BMCLogin) (runner.Outcome, error) {
 	known, err := newMachines(ctx, s)
 	if err != nil {
 		return runner.Outcome{}, err
@@ -27,7 +27,7 @@ func (d Deps) pxeCycle(ctx context.Context, s session, c *runner.Context, bmc BM
 		return runner.Outcome{}, runner.Classed(lifecycle.FailBMCPower, err)
 	}
 	c.SetVar(varPXECycled, "yes")
-	return runner.Wait(c.Now().Add(d.recheck()), SiteKey(c.Run.SiteID)), nil
+	return runner.Wait(c.Now().Add(d.recheck()), lifecycle.SiteKey(c.Run.SiteID)), nil
 }
 
 // discover claims the machine the PXE boot enlisted: exactly one New
@@ -58,7 +58,7 @@ func (d Deps) discover(ctx context.Context, s session, c *runner.Context) (runne
 	case len(all) > 1 && c.Policy.AutoClaimSingleNewMachine:
 		return runner.Outcome{}, ambiguous("New machines", all)
 	}
-	return runner.Wait(c.Now().Add(d.recheck()), SiteKey(c.Run.SiteID)), nil
+	return runner.Wait(c.Now().Add(d.recheck()), lifecycle.SiteKey(c.Run.SiteID)), nil
 }
 
 func (d Deps) claim(ctx context.Context, s session, c *runner.Context, sid, why string) (runner.Outcome, error) {
@@ -71,7 +71,7 @@ func (d Deps) claim(ctx context.Context, s session, c *runner.Context, sid, why 
 }
 
 func newMachines(ctx context.Context, s session) ([]string, error) {
-	ms, err := s.maas.Machines(ctx, "", "")
+	ms, err := s.maas.Machines(ctx, lifecycle.MachineFilter{})
 	if err != nil {
 		return nil, err
 	}

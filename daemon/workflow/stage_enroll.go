@@ -19,7 +19,7 @@ func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (ru
 	case n.Status == lifecycle.NodeActive:
 		return runner.Complete("node active"), nil
 	case n.EnrolledAt == nil:
-		return runner.Wait(zero, NodeKey(n.ID)), nil
+		return runner.Wait(zero, lifecycle.NodeKey(n.ID)), nil
 	case n.Status != lifecycle.NodeEnrolling:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "agent enrolled but node %s is %s", n.ID, n.Status))

@@ -49,7 +49,7 @@ func (d Deps) createOrFind(ctx context.Context, c *runner.Context) (runner.Outco
 	return d.pxeCycle(ctx, s, c, bmc)
 }
 
-func (d Deps) bound(c *runner.Context, m Machine, msg string) (runner.Outcome, error) {
+func (d Deps) bound(c *runner.Context, m lifecycle.Machine, msg string) (runner.Outcome, error) {
 	c.SetMaasSystemID(m.SystemID)
 	c.Detail("system_id", m.SystemID)
 	observe(c, m)
@@ -58,17 +58,17 @@ func (d Deps) bound(c *runner.Context, m Machine, msg string) (runner.Outcome, e
 
 // lookup tries hostname, BMC address and PXE MAC in that order. Two
 // machines answering one key is ambiguity.
-func (d Deps) lookup(ctx context.Context, s session, c *runner.Context) (Machine, bool, error) {
-	byName, err := s.maas.Machines(ctx, c.Run.Hostname, "")
+func (d Deps) lookup(ctx context.Context, s session, c *runner.Context) (lifecycle.Machine, bool, error) {
+	byName, err := s.maas.Machines(ctx, filter(c.Run.Hostname, ""))
 	if err != nil {
-		return Machine{}, false, err
+		return lifecycle.Machine{}, false, err
 	}
 	if m, ok, err := one(byName, "hostname "+c.Run.Hostname); ok || err != nil {
 		return m, ok, err
 	}
 	addrs, err := s.maas.PowerAddresses(ctx)
 	if err != nil {
-		return Machine{}, false, err
+		return lifecycle.Machine{}, false, err
 	}
 	var ids []string
 	for sid, a := range addrs {
@@ -78,26 +78,26 @@ func (d Deps) lookup(ctx context.Context, s session, c *runner.Context) (Machine
 	}
 	sort.Strings(ids)
 	if len(ids) > 1 {
-		return Machine{}, false, ambiguous("BMC address "+c.Run.IPMIIP, ids)
+		return lifecycle.Machine{}, false, ambiguous("BMC address "+c.Run.IPMIIP, ids)
 	}
 	if len(ids) == 1 {
 		m, err := s.maas.Machine(ctx, ids[0])
 		return m, err == nil, err
 	}
 	if mac := c.Var("pxe_mac"); mac != "" {
-		byMAC, err := s.maas.Machines(ctx, "", mac)
+		byMAC, err := s.maas.Machines(ctx, filter("", mac))
 		if err != nil {
-			return Machine{}, false, err
+			return lifecycle.Machine{}, false, err
 		}
 		return one(byMAC, "MAC "+mac)
 	}
-	return Machine{}, false, nil
+	return lifecycle.Machine{}, false, nil
 }
 
-func one(ms []Machine, what string) (Machine, bool, error) {
+func one(ms []lifecycle.Machine, what string) (lifecycle.Machine, bool, error) {
 	switch len(ms) {
 	case 0:
-		return Machine{}, false, nil
+		return lifecycle.Machine{}, false, nil
 	case 1:
 		return ms[0], true, nil
 	}
@@ -105,7 +105,7 @@ func one(ms []Machine, what string) (Machine, bool, error) {
 	for _, m := range ms {
 		ids = append(ids, m.SystemID)
 	}
-	return Machine{}, false, ambiguous(what, ids)
+	return lifecycle.Machine{}, false, ambiguous(what, ids)
 }
 
 func ambiguous(what string, ids []string) error {
@@ -126,4 +126,30 @@ func since(c *runner.Context, v string) time.Duration {
 		return 0
 	}
 	return c.Now().Sub(t)
+}
+
+// Finder looks machines up in MAAS.
+type Finder interface {
+	Machine(ctx context.Context, systemID string) (lifecycle.Machine, error)
+	Machines(ctx context.Context, f lifecycle.MachineFilter) ([]lifecycle.Machine, error)
+	// PowerAddresses maps system ids to BMC addresses (every machine when
+	// no id is given).
+	PowerAddresses(ctx context.Context, systemIDs ...string) (map[string]string, error)
+}
+
+// Creator enlists a machine behind its BMC; MAAS commissions it at once.
+type Creator interface {
+	CreateMachine(ctx context.Context, hostname string, bmc lifecycle.BMCLogin) (lifecycle.Machine, error)
+}
+
+// filter selects by hostname and/or MAC; every machine when both are empty.
+func filter(hostname, mac string) lifecycle.MachineFilter {
+	var f lifecycle.MachineFilter
+	if hostname != "" {
+		f.Hostnames = []string{hostname}
+	}
+	if mac != "" {
+		f.MACAddresses = []string{mac}
+	}
+	return f
 }

@@ -30,7 +30,7 @@ func (d Deps) ensureHardwareSync(ctx context.Context, c *runner.Context) (runner
 	}
 	if tok == nil {
 		c.Detail("machine_token", "absent; waiting for MAAS to emit it")
-		return runner.Wait(c.Now().Add(d.recheck()), MachineKey(m.SystemID)), nil
+		return runner.Wait(c.Now().Add(d.recheck()), lifecycle.MachineKey(m.SystemID)), nil
 	}
 	c.Detail("machine_token", "present")
 	return runner.Done("hardware sync enabled, machine token present"), nil
@@ -47,32 +47,21 @@ func (d Deps) waitForHardwareSync(ctx context.Context, c *runner.Context) (runne
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	if SyncHealthy(m, c.Now()) {
+	if m.SyncHealthy(c.Now()) {
 		c.Detail("last_sync", m.LastSync.Format(time.RFC3339))
 		return runner.Done("hardware sync healthy"), nil
 	}
 	if err := d.reseed(ctx, s, c, m); err != nil {
 		return runner.Outcome{}, err
 	}
-	return runner.Wait(c.Now().Add(d.recheck()), MachineKey(m.SystemID), NodeKey(c.Run.NodeID)), nil
-}
-
-// SyncHealthy reports whether hardware sync is healthy: last_sync and
-// next_sync populated and last_sync no older than 1.5 intervals (MAAS's
-// own health rule).
-func SyncHealthy(m Machine, now time.Time) bool {
-	if m.LastSync == nil || m.NextSync == nil {
-		return false
-	}
-	interval := m.NextSync.Sub(*m.LastSync)
-	return interval > 0 && now.Sub(*m.LastSync) <= interval*3/2
+	return runner.Wait(c.Now().Add(d.recheck()), lifecycle.MachineKey(m.SystemID), lifecycle.NodeKey(c.Run.NodeID)), nil
 }
 
 // reseed queues node.hw_sync_reseed once the agent has enrolled; the
 // queue deduplicates a task that is still fresh or running. The stored
 // payload names the machine only: the agent API adds the machine's MAAS
 // credentials when it dispatches the task, so they never reach the store.
-func (d Deps) reseed(ctx context.Context, s session, c *runner.Context, m Machine) error {
+func (d Deps) reseed(ctx context.Context, s session, c *runner.Context, m lifecycle.Machine) error {
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
 	if err != nil || n.EnrolledAt == nil {
 		return err

@@ -38,11 +38,11 @@ func (d Deps) ensurePXEAuto(ctx context.Context, c *runner.Context) (runner.Outc
 		return d.pxeProblem(c, "no subnet on VLAN %d for %s", s.site.PXEVLANVID, nic.Name)
 	}
 	for _, l := range nic.Links {
-		if err := s.maas.Unlink(ctx, m.SystemID, nic.ID, l.ID); err != nil {
+		if _, err := s.maas.Unlink(ctx, m.SystemID, nic.ID, l.ID); err != nil {
 			return runner.Outcome{}, err
 		}
 	}
-	if err := s.maas.Link(ctx, m.SystemID, nic.ID, "auto", subnet.ID, ""); err != nil {
+	if _, err := s.maas.Link(ctx, m.SystemID, nic.ID, "auto", subnet.ID, ""); err != nil {
 		return runner.Outcome{}, err
 	}
 	c.Detail("pxe_relinked", nic.Name+" -> "+subnet.CIDR)
@@ -58,7 +58,7 @@ func (d Deps) pxeProblem(c *runner.Context, format string, args ...any) (runner.
 	return runner.Outcome{}, runner.Classed(lifecycle.FailHardwareMismatch, err)
 }
 
-func findNIC(nics []NIC, name string) *NIC {
+func findNIC(nics []lifecycle.NIC, name string) *lifecycle.NIC {
 	for i := range nics {
 		if nics[i].Name == name {
 			return &nics[i]
@@ -67,7 +67,7 @@ func findNIC(nics []NIC, name string) *NIC {
 	return nil
 }
 
-func pxeLinked(n NIC) bool {
+func pxeLinked(n lifecycle.NIC) bool {
 	for _, l := range n.Links {
 		if (l.Mode == "auto" || l.Mode == "dhcp") && l.SubnetID != 0 {
 			return true
@@ -78,7 +78,7 @@ func pxeLinked(n NIC) bool {
 
 // pxeSubnet is the subnet the PXE link belongs on: one the interface was
 // linked to before, else the first subnet on the site's PXE VLAN.
-func (d Deps) pxeSubnet(ctx context.Context, s session, n NIC) (*Subnet, error) {
+func (d Deps) pxeSubnet(ctx context.Context, s session, n lifecycle.NIC) (*lifecycle.Subnet, error) {
 	subnets, err := s.maas.Subnets(ctx)
 	if err != nil {
 		return nil, err
@@ -96,4 +96,15 @@ func (d Deps) pxeSubnet(ctx context.Context, s session, n NIC) (*Subnet, error) 
 		}
 	}
 	return nil, nil
+}
+
+// Network links a machine's interfaces to subnets (the PXE link here, the
+// RoCE links in stage_roce.go). Link modes are auto, dhcp, static and
+// link_up.
+type Network interface {
+	NICs(ctx context.Context, systemID string) ([]lifecycle.NIC, error)
+	Link(ctx context.Context, systemID string, nicID int, mode string, subnetID int, ip string) (lifecycle.NIC, error)
+	Unlink(ctx context.Context, systemID string, nicID, linkID int) (lifecycle.NIC, error)
+	Subnets(ctx context.Context) ([]lifecycle.Subnet, error)
+	CreateSubnet(ctx context.Context, cidr, description string) (lifecycle.Subnet, error)
 }

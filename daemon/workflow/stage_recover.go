@@ -53,9 +53,9 @@ func (d Deps) recoverForDatasourceRetry(ctx context.Context, c *runner.Context) 
 		c.SetVar(varDSRetries, strconv.Itoa(atoi(c.Var(varDSRetries))+1))
 		return runner.Goto(lifecycle.StageDeployViaMaas, "back to Ready; redeploying"), nil
 	case lifecycle.MaasDeploying:
-		err = s.maas.Abort(ctx, m.SystemID)
+		err = abort(ctx, s.maas, m.SystemID)
 	case lifecycle.MaasFailedDeployment, lifecycle.MaasDeployed, lifecycle.MaasAllocated:
-		err = s.maas.Release(ctx, m.SystemID, lifecycle.EraseNone)
+		err = release(ctx, s.maas, m.SystemID)
 	case lifecycle.MaasReleasing, lifecycle.MaasDiskErasing:
 	default:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
@@ -64,7 +64,7 @@ func (d Deps) recoverForDatasourceRetry(ctx context.Context, c *runner.Context) 
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	return runner.Wait(zero, MachineKey(m.SystemID)), nil
+	return runner.Wait(zero, lifecycle.MachineKey(m.SystemID)), nil
 }
 
 func matchesAny(s string, subs []string) bool {
@@ -74,4 +74,9 @@ func matchesAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// Events reads a machine's newest MAAS events as "type - text" lines.
+type Events interface {
+	EventTexts(ctx context.Context, systemID string, limit int) ([]string, error)
 }

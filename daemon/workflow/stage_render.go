@@ -17,7 +17,7 @@ func (d Deps) renderCloudInit(ctx context.Context, c *runner.Context) (runner.Ou
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	if _, err := d.payload(ctx, c, node, "dry-run-token"); err != nil {
+	if _, err := d.payload(ctx, c, node, lifecycle.Secret("dry-run-token")); err != nil {
 		return runner.Outcome{}, err
 	}
 	return runner.Done("node " + node.ID + " enrolling; payload renders"), nil
@@ -58,12 +58,12 @@ func (d Deps) ensureNode(ctx context.Context, c *runner.Context) (lifecycle.Node
 }
 
 // payload renders the node's user-data with token as its enrollment token.
-func (d Deps) payload(ctx context.Context, c *runner.Context, n lifecycle.Node, token string) ([]byte, error) {
+func (d Deps) payload(ctx context.Context, c *runner.Context, n lifecycle.Node, token lifecycle.Secret) ([]byte, error) {
 	s, err := d.open(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	pw, err := d.Secrets.Read(ctx, s.site.DeployPasswordVaultPath)
+	pw, err := d.Secrets.DeployPassword(ctx, s.site.DeployPasswordVaultPath)
 	if err != nil {
 		return nil, secretErr(err, "deploy password")
 	}
@@ -75,9 +75,13 @@ func (d Deps) payload(ctx context.Context, c *runner.Context, n lifecycle.Node, 
 	if err != nil {
 		return nil, err
 	}
-	out, err := d.Bootstrap.Render(BootstrapSpec{Site: s.site, Policy: c.Policy, NodeID: n.ID, Hostname: n.Hostname,
-		SystemID: c.Run.MaasSystemID, DeployPassword: pw["password"], EnrollmentToken: token, MachineToken: mt, RoCE: roce})
-	if err != nil && !runner.HasClass(err) {
+	out, err := d.Bootstrap.Render(lifecycle.BootstrapSpec{Site: s.site, Policy: c.Policy, NodeID: n.ID, Hostname: n.Hostname,
+		SystemID: c.Run.MaasSystemID, DeployPassword: pw, EnrollmentToken: token, MachineToken: mt, RoCE: roce})
+	switch {
+	case err == nil, runner.HasClass(err):
+	case lifecycle.ErrorCode(err) == lifecycle.CodeConflict: // the daemon cannot bootstrap agents
+		err = runner.Classed(lifecycle.FailSiteCapabilityMissing, err)
+	default:
 		err = runner.Classed(lifecycle.FailInputConfig, err)
 	}
 	return out, err

@@ -48,12 +48,12 @@ func (d Deps) applyRoCE(ctx context.Context, c *runner.Context) (runner.Outcome,
 	return runner.Done(fmt.Sprintf("%d RoCE addresses applied, %d problems", applied, problems)), nil
 }
 
-func (d Deps) linkRoCE(ctx context.Context, s session, sid string, nics []NIC, iface, cidr string) error {
+func (d Deps) linkRoCE(ctx context.Context, s session, sid string, nics []lifecycle.NIC, iface, cidr string) error {
 	p, err := netip.ParsePrefix(cidr)
 	if err != nil {
 		return err
 	}
-	var nic *NIC
+	var nic *lifecycle.NIC
 	for i := range nics {
 		if nics[i].Name == iface {
 			nic = &nics[i]
@@ -72,18 +72,19 @@ func (d Deps) linkRoCE(ctx context.Context, s session, sid string, nics []NIC, i
 	if err != nil {
 		return err
 	}
-	return s.maas.Link(ctx, sid, nic.ID, "static", sn.ID, ip)
+	_, err = s.maas.Link(ctx, sid, nic.ID, "static", sn.ID, ip)
+	return err
 }
 
-func (d Deps) subnetFor(ctx context.Context, s session, cidr string) (Subnet, error) {
+func (d Deps) subnetFor(ctx context.Context, s session, cidr string) (lifecycle.Subnet, error) {
 	subnets, err := s.maas.Subnets(ctx)
 	if err != nil {
-		return Subnet{}, err
+		return lifecycle.Subnet{}, err
 	}
 	for _, sn := range subnets {
 		if sn.CIDR == cidr {
 			return sn, nil
 		}
 	}
-	return s.maas.CreateSubnet(ctx, cidr, 0)
+	return s.maas.CreateSubnet(ctx, cidr, "RoCE link (maas-sidecar)")
 }

@@ -35,9 +35,9 @@ func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Out
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	c.Detail("maas_version", v)
-	c.Detail("maas_user", user)
-	return runner.Done("MAAS " + v + " reachable as " + user), nil
+	c.Detail("maas_version", v.Version)
+	c.Detail("maas_user", user.Username)
+	return runner.Done("MAAS " + v.Version + " reachable as " + user.Username), nil
 }
 
 // resolvePowerCredentials picks the BMC credential path by the override
@@ -67,14 +67,14 @@ func (d Deps) resolvePowerCredentials(ctx context.Context, c *runner.Context) (r
 }
 
 // bmc reads BMC credentials at path (at the moment of use).
-func (d Deps) bmc(ctx context.Context, path, addr string) (BMCLogin, error) {
-	sec, err := d.Secrets.Read(ctx, path)
+func (d Deps) bmc(ctx context.Context, path, addr string) (lifecycle.BMCLogin, error) {
+	cred, err := d.Secrets.PowerCredentials(ctx, path)
 	if err != nil {
-		return BMCLogin{}, secretErr(err, "BMC credentials")
+		return lifecycle.BMCLogin{}, secretErr(err, "BMC credentials")
 	}
-	if sec["user"] == "" || sec["pass"] == "" {
-		return BMCLogin{}, runner.Classed(lifecycle.FailSiteCapabilityMissing,
+	if cred.User == "" || cred.Pass.Empty() {
+		return lifecycle.BMCLogin{}, runner.Classed(lifecycle.FailSiteCapabilityMissing,
 			lifecycle.Errorf(lifecycle.CodeInvalid, "workflow", "BMC credentials at %s lack user or pass", path))
 	}
-	return BMCLogin{Address: addr, User: sec["user"], Pass: sec["pass"]}, nil
+	return lifecycle.BMCLogin{Address: addr, User: cred.User, Pass: cred.Pass}, nil
 }

@@ -27,7 +27,7 @@ func (d Deps) configureStorage(ctx context.Context, c *runner.Context) (runner.O
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	var boss *Disk
+	var boss *lifecycle.Disk
 	for i, dk := range disks {
 		if bossPattern.MatchString(dk.Model) || bossPattern.MatchString(dk.Name) || bossPattern.MatchString(dk.IDPath) {
 			boss = &disks[i]
@@ -44,7 +44,7 @@ func (d Deps) configureStorage(ctx context.Context, c *runner.Context) (runner.O
 			return runner.Outcome{}, err
 		}
 	}
-	if err := s.maas.SetFlatLayout(ctx, m.SystemID, boss.ID); err != nil {
+	if _, err := s.maas.SetStorageLayout(ctx, m.SystemID, "flat", boss.ID); err != nil {
 		return runner.Outcome{}, err
 	}
 	c.SetVar(varBossDisk, strconv.Itoa(boss.ID))
@@ -54,7 +54,16 @@ func (d Deps) configureStorage(ctx context.Context, c *runner.Context) (runner.O
 
 // notEditable: MAAS only edits Ready machines; anything else here means the
 // machine moved under the run.
-func notEditable(m Machine, what string) error {
+func notEditable(m lifecycle.Machine, what string) error {
 	return runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict, "workflow",
 		"cannot change %s of machine %s: it is %s, not Ready", what, m.SystemID, m.Status))
+}
+
+// Storage lays out a Ready machine's disks.
+type Storage interface {
+	// Disks lists the machine's physical disks.
+	Disks(ctx context.Context, systemID string) ([]lifecycle.Disk, error)
+	SetBootDisk(ctx context.Context, systemID string, diskID int) error
+	// SetStorageLayout applies a MAAS layout (flat here) rooted on rootDiskID.
+	SetStorageLayout(ctx context.Context, systemID, layout string, rootDiskID int) (lifecycle.Machine, error)
 }

@@ -8,14 +8,13 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
-	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
 // inertPower accepts the PXE boot cycle but the machine never PXE-boots
 // (wrong boot order, a dead NIC): nothing appears in MAAS.
 type inertPower struct{}
 
-func (inertPower) PXEBootCycle(context.Context, workflow.BMCLogin) error { return nil }
+func (inertPower) PXEBootCycle(context.Context, lifecycle.BMCLogin) error { return nil }
 
 // The policy timeouts of seed 001 §4.14 land in their failure class: the
 // runner's clock is moved past them (the simulator keeps real time).

@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
 
 // Type is the task type this package handles.
@@ -29,16 +30,11 @@ const (
 
 func init() { task.Register(Type, Handler{}) }
 
-// Payload is the task's payload: the machine token MAAS issued for this
-// machine (GET machines/{id}/?op=get_token) and its status endpoint.
-type Payload struct {
-	Endpoint    string `json:"endpoint"`
-	ConsumerKey string `json:"consumer_key"`
-	TokenKey    string `json:"token_key"`
-	TokenSecret string `json:"token_secret"`
-}
+// Payload is the task's payload (wire.HWSyncReseed): the machine token
+// MAAS issued for this machine and its status endpoint.
+type Payload = wire.HWSyncReseed
 
-func (p Payload) validate() error {
+func validate(p Payload) error {
 	var missing []string
 	for k, v := range map[string]string{"endpoint": p.Endpoint, "consumer_key": p.ConsumerKey, "token_key": p.TokenKey, "token_secret": p.TokenSecret} {
 		if strings.TrimSpace(v) == "" {
@@ -86,7 +82,7 @@ func (Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Resu
 	if err := json.Unmarshal(payload, &p); err != nil {
 		return task.Result{}, errors.New("hw_sync_reseed: payload is not a JSON object of the expected shape")
 	}
-	if err := p.validate(); err != nil {
+	if err := validate(p); err != nil {
 		return task.Result{}, err
 	}
 	body, err := Render(p)

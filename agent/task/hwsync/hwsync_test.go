@@ -16,6 +16,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/systemd/fakesystemd"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/task/hwsync"
+	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
 
 // wantCreds is what MAAS's vendor-data writes (yaml.safe_dump of the
@@ -30,7 +31,7 @@ const wantCreds = `reporting:
 
 func payload(t *testing.T) []byte {
 	b, err := json.Marshal(hwsync.Payload{Endpoint: "http://10.0.0.2:5248/MAAS/metadata/status/abc123",
-		ConsumerKey: "Cq7Xyz", TokenKey: "Tk9Abc", TokenSecret: "S3cr3tValue"})
+		MAASCredentials: wire.MAASCredentials{ConsumerKey: "Cq7Xyz", TokenKey: "Tk9Abc", TokenSecret: "S3cr3tValue"}})
 	if err != nil {
 		t.Fatal(err)
 	}

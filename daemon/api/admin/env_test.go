@@ -184,7 +184,7 @@ func (f *fakeSecrets) Read(_ context.Context, path string) (map[string]string, e
 type simProber struct{}
 
 func (simProber) Probe(ctx context.Context, baseURL, key string) (admin.MAASInfo, error) {
-	v, u, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: key, ReadRetries: -1})
+	v, u, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: lifecycle.Secret(key), ReadRetries: -1})
 	return admin.MAASInfo{Version: v.Version, Subversion: v.Subversion, Capabilities: v.Capabilities, User: u.Username}, err
 }
 

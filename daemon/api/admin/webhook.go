@@ -48,7 +48,7 @@ func (a *API) webhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := a.hooks.Receive(r.Context(), site, r.Header.Get("X-Maas-Sidecar-Signature"), body); err != nil {
-		problem.Write(w, err)
+		problem.Write(w, problem.MalformedFrom(err)) // an invalid hint body is a malformed request
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)

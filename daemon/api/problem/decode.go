@@ -1,14 +1,9 @@
 package problem
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -62,53 +57,22 @@ func Decode(r *http.Request, op string, v any) error {
 	return Unmarshal(b, op, v)
 }
 
-// Unmarshal decodes one JSON object from b onto v: members present in b
-// overwrite v's fields, others keep their value, so a PATCH can decode
-// onto the current record. Unknown members, wrong types, trailing data
-// and anything but an object are malformed.
+// Unmarshal decodes one JSON object from b onto v
+// (lifecycle.DecodeStrict): members present in b overwrite v's fields,
+// others keep their value, so a PATCH can decode onto the current record.
+// Unknown members, wrong types, trailing data and anything but an object
+// are malformed.
 func Unmarshal(b []byte, op string, v any) error {
-	trimmed := bytes.TrimSpace(b)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return Malformed(op, "", "the body must be a JSON object")
-	}
-	if !utf8.Valid(trimmed) {
-		return Malformed(op, "", "the body is not UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return decodeError(op, err)
-	}
-	if dec.More() {
-		return Malformed(op, "", "the body has data after the JSON object")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Malformed(op, "", "the body has data after the JSON object")
-	}
-	return nil
+	return MalformedFrom(lifecycle.DecodeStrict(b, op, v))
 }
 
-func decodeError(op string, err error) error {
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		return Malformed(op, te.Field, "%s must be a JSON %s, not %s", fieldName(te.Field), te.Type.Kind(), te.Value)
-	case errors.As(err, &se):
-		return Malformed(op, "", "invalid JSON at byte %d", se.Offset)
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return Malformed(op, "", "the JSON body is truncated")
+// MalformedFrom answers an invalid error from a body decoder or validator
+// as a malformed request (400) with the same message and field; any other
+// error, and nil, is returned as it is.
+func MalformedFrom(err error) error {
+	var le *lifecycle.Error
+	if lifecycle.ErrorCode(err) != lifecycle.CodeInvalid || !errors.As(err, &le) {
+		return err
 	}
-	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		f := strings.Trim(name, `"`)
-		return Malformed(op, f, "unknown field %q", f)
-	}
-	return Malformed(op, "", "%s", strings.TrimPrefix(err.Error(), "json: "))
-}
-
-func fieldName(f string) string {
-	if f == "" {
-		return "the body"
-	}
-	return fmt.Sprintf("%q", f)
+	return &statusError{status: http.StatusBadRequest, code: "malformed", err: le}
 }

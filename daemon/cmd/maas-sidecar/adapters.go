@@ -5,7 +5,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
@@ -13,14 +12,14 @@ import (
 	"github.com/gpuaas/maas-sidecar/ipmi"
 )
 
-// openSecrets returns the secret reader the workflows use and, when Vault
+// openSecrets returns the secret backend the daemon reads and, when Vault
 // is configured, the Vault client itself (the admin API writes credentials
 // through it and its Run keeps the token renewed).
-func openSecrets(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (workflow.Secrets, *secrets.Vault, error) {
+func openSecrets(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (secrets.Backend, *secrets.Vault, error) {
 	v := cfg.Vault
 	if v.Address == "" {
 		log.Warn("no Vault configured (vault.address): site credentials cannot be read or written")
-		return bridge.NoSecrets{}, nil, nil
+		return noVault{}, nil, nil
 	}
 	vault, err := secrets.NewVault(secrets.VaultConfig{Address: v.Address, Namespace: v.Namespace, CACertFile: v.CACertFile,
 		TokenFile: v.TokenFile, RoleIDFile: v.RoleIDFile, SecretIDFile: v.SecretIDFile},
@@ -42,9 +41,9 @@ func openPower(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (
 	}
 	if err != nil {
 		log.Warn("direct BMC access unavailable; PXE discovery will fail", "err", err)
-		return bridge.NoPower{Why: err.Error()}, nil
+		return noPower{why: err.Error()}, nil
 	}
-	return bridge.Power{BMCs: c}, nil
+	return ipmi.PXE{BMCs: c}, nil
 }
 
 // productionAdapters are Vault (when configured) and bmclib.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 )
 
@@ -30,7 +31,7 @@ var _ admin.Prober = maasProber{}
 // Probe reads version/ and the key's user, without retries: an operator
 // is waiting for the answer.
 func (p maasProber) Probe(ctx context.Context, baseURL, apiKey string) (admin.MAASInfo, error) {
-	v, u, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: apiKey, ReadRetries: -1,
+	v, u, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: lifecycle.Secret(apiKey), ReadRetries: -1,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second}, Logger: p.log.With("component", "maas")})
 	return admin.MAASInfo{Version: v.Version, Subversion: v.Subversion, Capabilities: v.Capabilities, User: u.Username}, err
 }

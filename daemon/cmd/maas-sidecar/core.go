@@ -10,15 +10,17 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
+	"github.com/gpuaas/maas-sidecar/cloudinit"
 	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
+	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
@@ -36,14 +38,14 @@ type core struct {
 // adapters are the outside-world ports the core runs on: Vault, bmclib
 // and MAAS's rack URL in production, the simulated site in dev mode.
 type adapters struct {
-	secrets workflow.Secrets
+	secrets secrets.Backend
 	writer  admin.Secrets // nil: credential writes answer 503
 	power   workflow.Power
 	rackURL string // "" derives it from the site's MAAS URL
 	runs    []func(context.Context) error
 }
 
-// buildCore wires the adapters (through daemon/bridge) into the runner
+// buildCore wires the adapters into the runner
 // and the onboarding workflow, the feed and the reconciler; their metrics
 // go to reg.
 func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.Registry, log *slog.Logger) (*core, error) {
@@ -51,31 +53,29 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	if err != nil {
 		return nil, err
 	}
-	sec := ad.secrets
+	sec := secrets.NewStore(ad.secrets)
 	c := &core{secrets: ad.writer, runs: ad.runs}
-	maasMetrics := maas.NewMetrics(reg)
-	connector := bridge.MaasConnector{Logger: log.With("component", "maas"), Metrics: maasMetrics}
-	resolver := bridge.ReseedPayloads{Sites: st, Secrets: sec, Connector: connector, RackURL: ad.rackURL}
-	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(workflow.NodeKey(n.ID)); return nil }
+	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg)}
+	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power,
+		Enrollment: pki.Enrollment{PKI: p, Store: st},
+		NewID:      func() (string, error) { return lifecycle.NewID(nil) }}
+	resolver := workflow.ReseedPayloads{Deps: deps, RackURL: ad.rackURL}
+	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(lifecycle.NodeKey(n.ID)); return nil }
 	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, log); err != nil {
 		return nil, err
 	}
-	deps := workflow.Deps{Store: st, Connector: connector, Secrets: sec, Power: ad.power,
-		Bootstrap: bridge.Bootstrap{AgentAPIURL: c.agents.url, AgentPackageURL: cfg.Agent.PackageURL,
-			AgentPackageSHA: cfg.Agent.PackageSHA256, CABundlePEM: string(p.CABundlePEM()),
-			SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL},
-		Enrollment: bridge.Enrollment{PKI: p, Store: st},
-		Tasks:      agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()},
-		NewID:      func() (string, error) { return lifecycle.NewID(nil) }}
+	deps.Bootstrap = cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackageURL: cfg.Agent.PackageURL,
+		AgentPackageSHA: cfg.Agent.PackageSHA256, CABundlePEM: string(p.CABundlePEM()),
+		SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL}
+	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
 	host, _ := os.Hostname()
 	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: host,
 		Defs:    func(lifecycle.Run) (*runner.Def, error) { return deps.Onboarding(), nil },
 		Observe: metrics.NewStages(reg).Observe})
-	sm := bridge.SiteMaas{Secrets: sec, Logger: log.With("component", "maas"), Metrics: maasMetrics}
-	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sm, Tasks: deps.Tasks, Logger: log,
+	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log,
 		Metrics: reconcile.NewMetrics(reg)})
 	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clock.Real{}, Logger: log})
-	c.feed = feed.New(feed.Config{Store: st, Connector: sm, Secrets: bridge.WebhookSecrets{Secrets: sec},
+	c.feed = feed.New(feed.Config{Store: st, Connector: feedMaas{sites}, Secrets: sec,
 		Reconciler: recon, Waker: c.runner, Logger: log, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval,
 		// A site created through the admin API is followed within one
 		// poll interval, not the feed's 30 s default (a store read).

@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gpuaas/maas-sidecar/daemon/bridge"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
+	"github.com/gpuaas/maas-sidecar/ipmi"
 )
 
 // devAdapters starts the simulated site and gives the core its ports.
@@ -21,7 +21,7 @@ func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *sl
 		return nil, adapters{}, err
 	}
 	site.BootHosts(ctx)
-	return site, adapters{secrets: site.Secrets, writer: site.Secrets, power: bridge.Power{BMCs: site.BMCs},
+	return site, adapters{secrets: site.Secrets, writer: site.Secrets, power: ipmi.PXE{BMCs: site.BMCs},
 		rackURL: strings.TrimSuffix(site.URL, "/")}, nil
 }
 
