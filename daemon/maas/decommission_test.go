@@ -21,11 +21,11 @@ func deployedMachine(t *testing.T, e *env) string {
 	return sid
 }
 
-func wantMachine(t *testing.T, e *env, sid string, st lifecycle.MaasStatus, power string) maas.Machine {
+func wantMachine(t *testing.T, e *env, sid string, st lifecycle.MaasStatus, power string) lifecycle.Machine {
 	t.Helper()
 	m, err := e.client.Machine(context.Background(), sid)
 	if err != nil || m.Status != st || (power != "" && m.PowerState != power) {
-		t.Fatalf("machine %s: %s power %q (%v), want %s power %q", sid, m.StatusName, m.PowerState, err, st, power)
+		t.Fatalf("machine %s: %s power %q (%v), want %s power %q", sid, m.Status, m.PowerState, err, st, power)
 	}
 	return m
 }
@@ -43,12 +43,10 @@ func wantConflict(t *testing.T, err error, text string) {
 func TestReleaseWithEraseOptions(t *testing.T) {
 	cases := []struct {
 		name string
-		o    maas.ReleaseOptions
+		o    lifecycle.ReleaseSpec
 	}{
-		{"erase", maas.ReleaseOptions{Erase: true}},
-		{"quick", maas.ReleaseOptions{Erase: true, QuickErase: true, Comment: "tenant turnover"}},
-		{"secure", maas.ReleaseOptions{Erase: true, SecureErase: true}},
-		{"secure alone implies erase", maas.ReleaseOptions{SecureErase: true}},
+		{"quick", lifecycle.ReleaseSpec{Erase: lifecycle.EraseQuick, Comment: "tenant turnover"}},
+		{"secure", lifecycle.ReleaseSpec{Erase: lifecycle.EraseSecure}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,7 +54,7 @@ func TestReleaseWithEraseOptions(t *testing.T) {
 			sid := deployedMachine(t, e)
 			m, err := e.client.Release(context.Background(), sid, c.o)
 			if err != nil || m.Status != lifecycle.MaasDiskErasing {
-				t.Fatalf("release: %s %v", m.StatusName, err)
+				t.Fatalf("release: %s %v", m.Status, err)
 			}
 			wantMachine(t, e, sid, lifecycle.MaasDiskErasing, "on")
 			e.advance(time.Hour)
@@ -75,22 +73,22 @@ func TestEraseFailureFallback(t *testing.T) {
 	if err := e.sim.FailNextErase(ctx, sid, 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.client.Release(ctx, sid, maas.ReleaseOptions{Erase: true, SecureErase: true}); err != nil {
+	if _, err := e.client.Release(ctx, sid, lifecycle.ReleaseSpec{Erase: lifecycle.EraseSecure}); err != nil {
 		t.Fatal(err)
 	}
 	e.advance(time.Hour)
 	if m := wantMachine(t, e, sid, lifecycle.MaasFailedDiskErasing, ""); m.ErrorDescription != "Failed to erase disks." {
 		t.Fatalf("error_description %q", m.ErrorDescription)
 	}
-	_, err := e.client.Deploy(ctx, sid, maas.DeployOptions{})
+	_, err := e.client.Deploy(ctx, sid, lifecycle.DeploySpec{})
 	wantConflict(t, err, "Can't deploy a machine that is in the 'Failed disk erasing' state")
 	_, err = e.client.MarkFixed(ctx, sid, "")
 	wantConflict(t, err, "Can't mark a non-broken node as 'Ready'.")
 	_, err = e.client.Abort(ctx, sid, "")
 	wantConflict(t, err, "Cannot abort in current state: node "+sid+" is in state Failed disk erasing.")
-	m, err := e.client.Release(ctx, sid, maas.ReleaseOptions{Comment: "erase failed; releasing without erase"})
+	m, err := e.client.Release(ctx, sid, lifecycle.ReleaseSpec{Comment: "erase failed; releasing without erase"})
 	if err != nil || m.Status != lifecycle.MaasReleasing {
-		t.Fatalf("release without erase: %s %v", m.StatusName, err)
+		t.Fatalf("release without erase: %s %v", m.Status, err)
 	}
 	e.advance(time.Hour)
 	wantMachine(t, e, sid, lifecycle.MaasReady, "off")
@@ -112,16 +110,16 @@ func TestAbortErase(t *testing.T) {
 	e := newEnv(t, 0)
 	ctx := context.Background()
 	sid := deployedMachine(t, e)
-	if _, err := e.client.Release(ctx, sid, maas.ReleaseOptions{Erase: true}); err != nil {
+	if _, err := e.client.Release(ctx, sid, lifecycle.ReleaseSpec{Erase: lifecycle.EraseQuick}); err != nil {
 		t.Fatal(err)
 	}
 	m, err := e.client.Abort(ctx, sid, "operator abort")
 	if err != nil || m.Status != lifecycle.MaasDiskErasing {
-		t.Fatalf("abort answer: %s %v", m.StatusName, err)
+		t.Fatalf("abort answer: %s %v", m.Status, err)
 	}
 	wantMachine(t, e, sid, lifecycle.MaasFailedDiskErasing, "off")
-	if m, err = e.client.Release(ctx, sid, maas.ReleaseOptions{}); err != nil || m.Status != lifecycle.MaasReady {
-		t.Fatalf("release after abort: %s %v", m.StatusName, err)
+	if m, err = e.client.Release(ctx, sid, lifecycle.ReleaseSpec{}); err != nil || m.Status != lifecycle.MaasReady {
+		t.Fatalf("release after abort: %s %v", m.Status, err)
 	}
 }
 
@@ -137,11 +135,11 @@ func TestLostAnswerAfterMAASActed(t *testing.T) {
 		again     string
 	}{
 		{"deploy", "deploy", maassim.StatusReady, func(ctx context.Context, c *maas.Client, sid string) error {
-			_, err := c.Deploy(ctx, sid, maas.DeployOptions{})
+			_, err := c.Deploy(ctx, sid, lifecycle.DeploySpec{})
 			return err
 		}, lifecycle.MaasDeploying, "Can't deploy a machine that is in the 'Deploying' state"},
 		{"erase", maassim.EraseOp, maassim.StatusDeployed, func(ctx context.Context, c *maas.Client, sid string) error {
-			_, err := c.Release(ctx, sid, maas.ReleaseOptions{Erase: true})
+			_, err := c.Release(ctx, sid, lifecycle.ReleaseSpec{Erase: lifecycle.EraseQuick})
 			return err
 		}, lifecycle.MaasDiskErasing, "Machine cannot be released in its current state ('Disk erasing')."},
 	}
