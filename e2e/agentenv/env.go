@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
@@ -30,6 +31,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Resolve completes task payloads at dispatch (agentapi.Config.Resolve).
 	Resolve agentapi.PayloadResolver
+	// Limits are the listener's limits (api.DefaultLimits where zero).
+	Limits api.Limits
 }
 
 // Env is one running agent API.
@@ -95,7 +98,7 @@ func (e *Env) serve(ctx context.Context, o Options, log *slog.Logger) <-chan err
 	if o.Wrap != nil {
 		h = o.Wrap(h)
 	}
-	srv := &agentapi.Server{Listener: ln, Handler: h, TLS: cfg, ShutdownTimeout: 5 * time.Second, Logger: log}
+	srv := &agentapi.Server{Listener: ln, Handler: h, TLS: cfg, ShutdownTimeout: 5 * time.Second, Logger: log, Limits: o.Limits}
 	e.URL = "https://" + ln.Addr().String()
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()

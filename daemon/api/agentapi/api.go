@@ -11,7 +11,8 @@ import (
 
 // API serves the agent routes.
 type API struct {
-	cfg Config
+	cfg      Config
+	contacts contacts
 }
 
 // New returns the agent API over cfg (defaults filled in).

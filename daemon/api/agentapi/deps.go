@@ -60,6 +60,16 @@ type Config struct {
 	// MaxWait caps a long poll (30s); DefaultWait is used when the agent
 	// names none (25s, capped by MaxWait).
 	MaxWait, DefaultWait time.Duration
+	// MinWait is the shortest long poll (1s): a poll asking for less
+	// still waits that long for a task, so a client spinning on
+	// timeout=0s costs at most one claim per MinWait.
+	MinWait time.Duration
+	// ContactEvery is how often a node's last contact is written at most
+	// (5s); polls in between only read.
+	ContactEvery time.Duration
+	// WriteTimeout is the listener's write timeout, which a long poll
+	// extends by its wait (30s).
+	WriteTimeout time.Duration
 	// Now is the clock for enrollment timestamps (time.Now).
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -82,6 +92,16 @@ func (c Config) withDefaults() Config {
 		c.DefaultWait = 25 * time.Second
 	}
 	c.DefaultWait = min(c.DefaultWait, c.MaxWait)
+	if c.MinWait == 0 {
+		c.MinWait = time.Second
+	}
+	c.MinWait = min(c.MinWait, c.MaxWait)
+	if c.ContactEvery == 0 {
+		c.ContactEvery = 5 * time.Second
+	}
+	if c.WriteTimeout == 0 {
+		c.WriteTimeout = 30 * time.Second
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}

@@ -47,9 +47,9 @@ func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentap
 		return nil, err
 	}
 	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve,
-		Logger: log.With("component", "agentapi")})
+		WriteTimeout: cfg.Agent.HTTP.WriteTimeout, Logger: log.With("component", "agentapi")})
 	srv := &agentapi.Server{Listener: ln, Handler: api.Handler(), TLS: tc, ShutdownTimeout: cfg.ShutdownTimeout,
-		Logger: log.With("component", "agentapi")}
+		Limits: limits(cfg.Agent.HTTP), Logger: log.With("component", "agentapi")}
 	log.Info("agent listener bound", "addr", ln.Addr().String(), "url", u)
 	return &agentListener{api: api, server: srv, url: u}, nil
 }
