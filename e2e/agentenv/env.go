@@ -33,6 +33,8 @@ type Options struct {
 	Resolve agentapi.PayloadResolver
 	// Limits are the listener's limits (api.DefaultLimits where zero).
 	Limits api.Limits
+	// Configure, when set, adjusts the agent API's config last.
+	Configure func(*agentapi.Config)
 }
 
 // Env is one running agent API.
@@ -66,8 +68,12 @@ func New(tb testing.TB, o Options) *Env {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e.API = agentapi.New(agentapi.Config{Store: st, Authority: e.PKI, Signer: e.PKI, Now: e.Clock.Now,
-		Lease: or(o.Lease, 10*time.Second), MaxWait: or(o.MaxWait, 2*time.Second), Logger: log, Resolve: o.Resolve})
+	cfg := agentapi.Config{Store: st, Authority: e.PKI, Signer: e.PKI, Now: e.Clock.Now,
+		Lease: or(o.Lease, 10*time.Second), MaxWait: or(o.MaxWait, 2*time.Second), Logger: log, Resolve: o.Resolve}
+	if o.Configure != nil {
+		o.Configure(&cfg)
+	}
+	e.API = agentapi.New(cfg)
 	e.Queue = agentapi.Queue{Store: st, Notifier: e.API.Notifier()}
 	done := e.serve(ctx, o, log)
 	tb.Cleanup(func() {

@@ -70,6 +70,17 @@ type Config struct {
 	// WriteTimeout is the listener's write timeout, which a long poll
 	// extends by its wait (30s).
 	WriteTimeout time.Duration
+	// EnrollEvery and EnrollBurst limit enrollments per client address:
+	// a burst of EnrollBurst, then one per EnrollEvery (20, 500ms).
+	EnrollEvery time.Duration
+	EnrollBurst int
+	// CertOverlap is how long a renewed agent's previous certificate
+	// stays accepted if the new one is not used first (5m).
+	CertOverlap time.Duration
+	// LogEvery is how often one refusal reason is logged per node (1m).
+	LogEvery time.Duration
+	// Metrics counts enrollments and refusals (nil: none).
+	Metrics *Metrics
 	// Now is the clock for enrollment timestamps (time.Now).
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -101,6 +112,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.WriteTimeout == 0 {
 		c.WriteTimeout = 30 * time.Second
+	}
+	if c.EnrollEvery == 0 {
+		c.EnrollEvery = 500 * time.Millisecond
+	}
+	if c.EnrollBurst == 0 {
+		c.EnrollBurst = 20
+	}
+	if c.CertOverlap == 0 {
+		c.CertOverlap = 5 * time.Minute
+	}
+	if c.LogEvery == 0 {
+		c.LogEvery = time.Minute
 	}
 	if c.Now == nil {
 		c.Now = time.Now

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -23,6 +24,7 @@ type statusError struct {
 	status int
 	code   string
 	err    *lifecycle.Error
+	after  time.Duration // Retry-After, for 429
 }
 
 func (e *statusError) Error() string { return e.err.Error() }

@@ -57,7 +57,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	connector := bridge.MaasConnector{Logger: log.With("component", "maas"), Metrics: maasMetrics}
 	resolver := bridge.ReseedPayloads{Sites: st, Secrets: sec, Connector: connector, RackURL: ad.rackURL}
 	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(workflow.NodeKey(n.ID)); return nil }
-	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, log); err != nil {
+	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, agentapi.NewMetrics(reg), log); err != nil {
 		return nil, err
 	}
 	deps := workflow.Deps{Store: st, Connector: connector, Secrets: sec, Power: ad.power,
