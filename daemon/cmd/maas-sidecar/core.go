@@ -17,6 +17,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
+	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
@@ -31,6 +32,7 @@ type core struct {
 	feed    *feed.Feed
 	secrets admin.Secrets // nil without Vault
 	runs    []func(context.Context) error
+	pki     *pki.PKI // enrollment tokens for the admin API
 }
 
 // adapters are the outside-world ports the core runs on: Vault, bmclib
@@ -41,6 +43,7 @@ type adapters struct {
 	power   workflow.Power
 	rackURL string // "" derives it from the site's MAAS URL
 	runs    []func(context.Context) error
+	pki     *pki.PKI // enrollment tokens for the admin API
 }
 
 // buildCore wires the adapters (through daemon/bridge) into the runner
@@ -52,7 +55,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		return nil, err
 	}
 	sec := ad.secrets
-	c := &core{secrets: ad.writer, runs: ad.runs}
+	c := &core{secrets: ad.writer, runs: ad.runs, pki: p}
 	maasMetrics := maas.NewMetrics(reg)
 	connector := bridge.MaasConnector{Logger: log.With("component", "maas"), Metrics: maasMetrics}
 	resolver := bridge.ReseedPayloads{Sites: st, Secrets: sec, Connector: connector, RackURL: ad.rackURL}
