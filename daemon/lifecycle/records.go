@@ -31,8 +31,8 @@ type Node struct {
 	PrevAgentCertSerial string     `json:"prev_agent_cert_serial,omitempty"`
 	PrevAgentCertUntil  *time.Time `json:"prev_agent_cert_until,omitempty"`
 	LastContactAt       *time.Time `json:"last_contact_at,omitempty"`
-	CreatedAt       time.Time  `json:"created_at"`
-	UpdatedAt       time.Time  `json:"updated_at"`
+	CreatedAt           time.Time  `json:"created_at"`
+	UpdatedAt           time.Time  `json:"updated_at"`
 }
 
 // RunKind says which workflow a run belongs to.

@@ -169,4 +169,3 @@ func TestEnrollmentRateLimitedPerSource(t *testing.T) {
 		t.Errorf("a rate-limited enrollment issued a certificate: %q", n.AgentCertSerial)
 	}
 }
-

@@ -8,9 +8,9 @@ const (
 	EnrollOK          = "ok"
 	EnrollReplayed    = "replayed" // a retry with the same key: the same certificate
 	EnrollRateLimited = "rate_limited"
-	EnrollInvalid     = "invalid"      // a malformed request or CSR
-	EnrollRefused     = "refused"      // unknown, used, expired or another node's token
-	EnrollError       = "error"        // the daemon failed (store, CA)
+	EnrollInvalid     = "invalid" // a malformed request or CSR
+	EnrollRefused     = "refused" // unknown, used, expired or another node's token
+	EnrollError       = "error"   // the daemon failed (store, CA)
 )
 
 // Authentication failure reasons, the values of
@@ -65,7 +65,11 @@ func (m *Metrics) refused(reason string) {
 
 // Enrollments is the counter of one enrollment result (for tests and
 // dashboards built in code).
-func (m *Metrics) Enrollments(result string) prometheus.Counter { return m.enroll.WithLabelValues(result) }
+func (m *Metrics) Enrollments(result string) prometheus.Counter {
+	return m.enroll.WithLabelValues(result)
+}
 
 // AuthFailures is the counter of one refusal reason.
-func (m *Metrics) AuthFailures(reason string) prometheus.Counter { return m.auth.WithLabelValues(reason) }
+func (m *Metrics) AuthFailures(reason string) prometheus.Counter {
+	return m.auth.WithLabelValues(reason)
+}
