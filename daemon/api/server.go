@@ -22,6 +22,11 @@ type Server struct {
 	// ReleaseRequests ends every request's context when shutdown begins,
 	// so long polls return at once instead of holding the drain.
 	ReleaseRequests bool
+	// Limits shed idle and slow clients (DefaultLimits where zero).
+	Limits Limits
+	// Wrap, when set, wraps the connection-capped listener (the agent
+	// listener's TLS goes there, so the cap counts raw connections).
+	Wrap func(net.Listener) net.Listener
 }
 
 // Run serves until ctx is done and returns nil after a clean shutdown.
@@ -34,13 +39,16 @@ func (s *Server) Run(ctx context.Context) error {
 	base, release := context.WithCancel(context.WithoutCancel(ctx))
 	defer release()
 	srv := &http.Server{
-		Handler:           s.Handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return base },
+		Handler:     s.Handler,
+		ErrorLog:    slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context { return base },
+	}
+	ln := s.Limits.apply(srv, s.Listener)
+	if s.Wrap != nil {
+		ln = s.Wrap(ln)
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(s.Listener) }()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("api: serve %s listener %s: %w", name, s.Listener.Addr(), err)

@@ -17,6 +17,8 @@ type Config struct {
 	// AdminListen is the host:port of the admin API, /healthz, /readyz and
 	// /metrics. Port 0 picks a free port (the bound address is logged).
 	AdminListen string `yaml:"admin_listen"`
+	// AdminHTTP bounds the admin listener's clients.
+	AdminHTTP HTTP `yaml:"admin_http"`
 	// StateDir holds the store file and the first admin token; it is
 	// created with mode 0700.
 	StateDir string `yaml:"state_dir"`
@@ -49,6 +51,8 @@ type Config struct {
 type Agent struct {
 	// Listen is the agent API's host:port.
 	Listen string `yaml:"listen"`
+	// HTTP bounds the agent listener's clients.
+	HTTP HTTP `yaml:"http"`
 	// URL is what deployed machines dial, e.g. https://region1.example:5291;
 	// default https://<this host's name>:<listen port>.
 	URL string `yaml:"url"`
@@ -83,11 +87,12 @@ type IPMI struct {
 func Default() Config {
 	return Config{
 		AdminListen:      "127.0.0.1:5290",
+		AdminHTTP:        defaultHTTP(256),
 		StateDir:         "/var/lib/maas-sidecar",
 		LogLevel:         "info",
 		ShutdownTimeout:  10 * time.Second,
 		StoreLockTimeout: 5 * time.Second,
-		Agent:            Agent{Listen: ":5291"},
+		Agent:            Agent{Listen: ":5291", HTTP: defaultHTTP(8192)},
 		PollInterval:     10 * time.Second,
 	}
 }

@@ -37,6 +37,11 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"agent listen", func(c *Config) { c.Agent.Listen = "5291" }, "agent.listen", `agent.listen: "5291" is not host:port`},
 		{"agent url not https", func(c *Config) { c.Agent.URL = "http://region:5291" }, "agent.url", "is not an https URL"},
 		{"package url", func(c *Config) { c.Agent.PackageURL = "ftp://x/a.deb" }, "agent.package_url", "is not an http(s) URL"},
+		{"admin read timeout", func(c *Config) { c.AdminHTTP.ReadTimeout = 0 }, "admin_http.read_timeout", "0s is not a positive"},
+		{"agent idle timeout", func(c *Config) { c.Agent.HTTP.IdleTimeout = -time.Second }, "agent.http.idle_timeout", "-1s"},
+		{"agent write timeout", func(c *Config) { c.Agent.HTTP.WriteTimeout = 0 }, "agent.http.write_timeout", "0s"},
+		{"header cap", func(c *Config) { c.AdminHTTP.MaxHeaderBytes = 10 }, "admin_http.max_header_bytes", "10 is not between"},
+		{"connection cap", func(c *Config) { c.Agent.HTTP.MaxConnections = 0 }, "agent.http.max_connections", "0 is not a positive"},
 		{"http package without digest", func(c *Config) { c.Agent.PackageURL = "http://mirror/a.deb" }, "agent.package_sha256", "required"},
 	}
 	for _, tt := range tests {
@@ -73,6 +78,8 @@ func TestParse(t *testing.T) {
 		{"comments only", "# nothing here\n", func(*Config) {}},
 		{"values override defaults", "admin_listen: 0.0.0.0:6000\nlog_level: debug\nshutdown_timeout: 3s\n",
 			func(c *Config) { c.AdminListen, c.LogLevel, c.ShutdownTimeout = "0.0.0.0:6000", "debug", 3*time.Second }},
+		{"listener limits", "agent:\n  http:\n    idle_timeout: 15s\n    max_connections: 5000\n",
+			func(c *Config) { c.Agent.HTTP.IdleTimeout, c.Agent.HTTP.MaxConnections = 15*time.Second, 5000 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,6 +24,9 @@ func (c Config) Validate() error {
 	if _, err := ParseLevel(c.LogLevel); err != nil {
 		return invalid("log_level", "%q is not one of debug, info, warn, error", c.LogLevel)
 	}
+	if err := c.AdminHTTP.validate("admin_http"); err != nil {
+		return err
+	}
 	if err := positive(c.ShutdownTimeout); err != "" {
 		return invalid("shutdown_timeout", "%s %s", c.ShutdownTimeout, err)
 	}
@@ -44,6 +47,9 @@ func (c Config) Validate() error {
 func (a Agent) validate() error {
 	if err := checkHostPort(a.Listen); err != nil {
 		return invalid("agent.listen", "%q is not host:port (%s)", a.Listen, err)
+	}
+	if err := a.HTTP.validate("agent.http"); err != nil {
+		return err
 	}
 	if a.URL != "" {
 		u, err := url.Parse(a.URL)

@@ -22,9 +22,17 @@ type Node struct {
 	// LastContactAt is the agent's last poll (the heartbeat).
 	EnrolledAt      *time.Time `json:"enrolled_at,omitempty"`
 	AgentCertSerial string     `json:"agent_cert_serial,omitempty"`
-	LastContactAt   *time.Time `json:"last_contact_at,omitempty"`
-	CreatedAt       time.Time  `json:"created_at"`
-	UpdatedAt       time.Time  `json:"updated_at"`
+	// AgentCert is the current certificate (DER, public), answered again
+	// to an agent that retries its enrollment with the same key.
+	AgentCert []byte `json:"agent_cert,omitempty"`
+	// PrevAgentCertSerial stays accepted until PrevAgentCertUntil or the
+	// first use of the current one, whichever comes first: the overlap
+	// that lets a renewing agent finish with its old certificate.
+	PrevAgentCertSerial string     `json:"prev_agent_cert_serial,omitempty"`
+	PrevAgentCertUntil  *time.Time `json:"prev_agent_cert_until,omitempty"`
+	LastContactAt       *time.Time `json:"last_contact_at,omitempty"`
+	CreatedAt           time.Time  `json:"created_at"`
+	UpdatedAt           time.Time  `json:"updated_at"`
 }
 
 // RunKind says which workflow a run belongs to.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
@@ -30,6 +31,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Resolve completes task payloads at dispatch (agentapi.Config.Resolve).
 	Resolve agentapi.PayloadResolver
+	// Limits are the listener's limits (api.DefaultLimits where zero).
+	Limits api.Limits
+	// Configure, when set, adjusts the agent API's config last.
+	Configure func(*agentapi.Config)
 }
 
 // Env is one running agent API.
@@ -63,8 +68,12 @@ func New(tb testing.TB, o Options) *Env {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e.API = agentapi.New(agentapi.Config{Store: st, Authority: e.PKI, Signer: e.PKI, Now: e.Clock.Now,
-		Lease: or(o.Lease, 10*time.Second), MaxWait: or(o.MaxWait, 2*time.Second), Logger: log, Resolve: o.Resolve})
+	cfg := agentapi.Config{Store: st, Authority: e.PKI, Signer: e.PKI, Now: e.Clock.Now,
+		Lease: or(o.Lease, 10*time.Second), MaxWait: or(o.MaxWait, 2*time.Second), Logger: log, Resolve: o.Resolve}
+	if o.Configure != nil {
+		o.Configure(&cfg)
+	}
+	e.API = agentapi.New(cfg)
 	e.Queue = agentapi.Queue{Store: st, Notifier: e.API.Notifier()}
 	done := e.serve(ctx, o, log)
 	tb.Cleanup(func() {
@@ -95,7 +104,7 @@ func (e *Env) serve(ctx context.Context, o Options, log *slog.Logger) <-chan err
 	if o.Wrap != nil {
 		h = o.Wrap(h)
 	}
-	srv := &agentapi.Server{Listener: ln, Handler: h, TLS: cfg, ShutdownTimeout: 5 * time.Second, Logger: log}
+	srv := &agentapi.Server{Listener: ln, Handler: h, TLS: cfg, ShutdownTimeout: 5 * time.Second, Logger: log, Limits: o.Limits}
 	e.URL = "https://" + ln.Addr().String()
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()

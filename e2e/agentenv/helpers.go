@@ -49,8 +49,26 @@ func (e *Env) CSR() (string, *ecdsa.PrivateKey) {
 }
 
 // ClientCert issues a client certificate for nodeID straight from the CA,
-// without enrollment.
+// without enrollment, and records it as the node's current certificate
+// when the node exists (as an enrollment would).
 func (e *Env) ClientCert(nodeID string) *tls.Certificate {
+	e.tb.Helper()
+	c := e.StrayCert(nodeID)
+	leaf, err := x509.ParseCertificate(c.Certificate[0])
+	e.must(err)
+	_, err = e.Store.UpdateNode(e.Ctx, nodeID, func(n *lifecycle.Node) error {
+		n.SetAgentCert(leaf.SerialNumber.Text(16), leaf.Raw, false, time.Time{})
+		return nil
+	})
+	if lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+		e.must(err)
+	}
+	return c
+}
+
+// StrayCert issues a CA-signed client certificate for nodeID that the
+// node's record does not know: a copy of an old or stolen one.
+func (e *Env) StrayCert(nodeID string) *tls.Certificate {
 	e.tb.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	e.must(err)

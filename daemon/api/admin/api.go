@@ -21,6 +21,7 @@ type API struct {
 	prober  Prober
 	recon   Reconciliation
 	hooks   Webhooks
+	enroll  Enrollment
 	log     *slog.Logger
 	now     func() time.Time
 	rand    io.Reader
@@ -30,7 +31,7 @@ type API struct {
 // New returns the admin API over c's dependencies.
 func New(c Config) *API {
 	c = c.withDefaults()
-	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks,
+	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
 		log: c.Logger.With("component", "admin_api"), now: c.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout}
 }

@@ -50,8 +50,7 @@ func TestCredentials(t *testing.T) {
 func TestCredentialsRefused(t *testing.T) {
 	e := newEnv(t)
 	id := e.site("a")
-	down := e.site("down")
-	expect(t, e.do(adminRole, http.MethodPatch, sitePath(down), map[string]any{"api_base_url": "http://127.0.0.1:1/MAAS"}), 200, "")
+	down := e.siteAt("down", "http://127.0.0.1:1/MAAS")
 	gone := e.site("gone")
 	expect(t, e.do(adminRole, http.MethodDelete, sitePath(gone), nil), http.StatusNoContent, "")
 	tests := []struct {
@@ -110,9 +109,11 @@ func TestProbe(t *testing.T) {
 	if !got.Reachable || got.TokenValid {
 		t.Errorf("probe with a refused key = %+v, want reachable, token invalid", got)
 	}
-	expect(t, e.do(adminRole, http.MethodPatch, sitePath(id), map[string]any{"api_base_url": "http://127.0.0.1:1/MAAS"}), 200, "")
+	closed := e.siteAt("closed", "http://127.0.0.1:1/MAAS")
+	ctok, _, _ := lifecycle.SiteVaultPaths(closed)
+	e.secrets.data[ctok] = map[string]string{"token": simKey}
 	got = result{}
-	e.do(operatorRole, http.MethodPost, sitePath(id, "probe"), nil).decode(t, &got)
+	e.do(operatorRole, http.MethodPost, sitePath(closed, "probe"), nil).decode(t, &got)
 	if got.Reachable {
 		t.Errorf("probe of a closed port = %+v, want unreachable", got)
 	}

@@ -19,6 +19,8 @@ type Store interface {
 	lifecycle.AuditStore
 	lifecycle.TokenStore
 	lifecycle.MaasStateStore
+	lifecycle.EnrollmentStore
+	UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (lifecycle.Node, error)
 	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
 	ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error)
 	TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (lifecycle.Node, error)
@@ -82,9 +84,11 @@ type Config struct {
 	// Reconciliation and Webhooks answer 503 while nil.
 	Reconciliation Reconciliation
 	Webhooks       Webhooks
-	Logger         *slog.Logger
-	Now            func() time.Time
-	Rand           io.Reader // ids, tokens and request ids
+	// Enrollment issues agent enrollment tokens (503 while nil).
+	Enrollment Enrollment
+	Logger     *slog.Logger
+	Now        func() time.Time
+	Rand       io.Reader // ids, tokens and request ids
 	// ProbeTimeout bounds one MAAS probe (10s).
 	ProbeTimeout time.Duration
 }
@@ -116,6 +120,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Webhooks == nil {
 		c.Webhooks = noWebhooks{}
+	}
+	if c.Enrollment == nil {
+		c.Enrollment = noEnrollment{}
 	}
 	return c
 }

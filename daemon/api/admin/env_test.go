@@ -20,6 +20,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
@@ -40,6 +41,7 @@ type env struct {
 	tokens  map[lifecycle.Role]string
 	answers syncBuffer // every response body, for the secret search
 	recon   *fakeRecon
+	pki     *pki.PKI
 }
 
 func newEnv(t *testing.T) *env {
@@ -58,8 +60,11 @@ func newEnv(t *testing.T) *env {
 	<-run.Ready()
 	t.Cleanup(func() { cancel(); <-done; st.Close() })
 	e.startMAAS()
+	ca, err := pki.Open(pki.Options{Dir: filepath.Join(t.TempDir(), "pki")})
+	e.must(err)
+	e.pki = ca
 	api := admin.New(admin.Config{Store: st, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
-		ProbeTimeout: 2 * time.Second})
+		ProbeTimeout: 2 * time.Second, Enrollment: ca})
 	e.handler = api.Handler()
 	e.seedTokens()
 	return e

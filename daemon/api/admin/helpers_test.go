@@ -38,7 +38,13 @@ func siteBody(changes map[string]any) map[string]any {
 // site creates a site named name whose MAAS is the simulator.
 func (e *env) site(name string) string {
 	e.t.Helper()
-	r := e.do(adminRole, http.MethodPost, sites, siteBody(map[string]any{"name": name, "api_base_url": e.maasURL}))
+	return e.siteAt(name, e.maasURL)
+}
+
+// siteAt creates a site named name whose MAAS is at url.
+func (e *env) siteAt(name, url string) string {
+	e.t.Helper()
+	r := e.do(adminRole, http.MethodPost, sites, siteBody(map[string]any{"name": name, "api_base_url": url}))
 	if r.Code != http.StatusCreated {
 		e.t.Fatalf("create site: %d %s", r.Code, r.Body)
 	}

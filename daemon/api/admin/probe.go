@@ -14,6 +14,7 @@ type probeResult struct {
 	TokenValid bool      `json:"token_valid"`
 	MAAS       *MAASInfo `json:"maas,omitempty"`
 	Problem    string    `json:"problem,omitempty"`
+	Warnings   []string  `json:"warnings,omitempty"`
 }
 
 // probeSite answers POST /maas-sites/{id}/probe with the key stored in
@@ -34,7 +35,7 @@ func (a *API) probeSite(r *http.Request, c *call) (int, any, error) {
 	case err != nil:
 		return 0, nil, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "reading the MAAS key from Vault failed (%s)", lifecycle.ErrorCode(err))
 	}
-	res := probeResult{SiteID: s.ID}
+	res := probeResult{SiteID: s.ID, Warnings: siteWarnings(s.APIBaseURL)}
 	info, err := a.probe(r.Context(), s.APIBaseURL, sec["token"])
 	switch lifecycle.ErrorCode(err) {
 	case "":

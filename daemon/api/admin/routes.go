@@ -41,6 +41,8 @@ func (a *API) routes() []route {
 		{http.MethodGet, Prefix + "/nodes", viewer, a.listNodes},
 		{http.MethodGet, Prefix + "/nodes/{id}", viewer, a.getNode},
 		{http.MethodPost, Prefix + "/nodes/{id}/activate", operator, a.activateNode},
+		{http.MethodPost, Prefix + "/nodes/{id}/revoke-certificate", operator, a.revokeCertificate},
+		{http.MethodPost, Prefix + "/nodes/{id}/enrollment-token", admin, a.issueEnrollmentToken},
 		{http.MethodPost, Prefix + "/tokens", admin, a.createToken},
 		{http.MethodGet, Prefix + "/tokens", admin, a.listTokens},
 		{http.MethodDelete, Prefix + "/tokens/{id}", admin, a.revokeToken},

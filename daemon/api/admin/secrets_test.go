@@ -19,8 +19,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	const refusedKey = "simconsumer:simtoken:refused-secret-6d2f"
 	secrets := []string{simKey, "simsecret-9f3a", powerPass, deployPass, refusedKey, "refused-secret-6d2f"}
 	id := e.site("a")
-	down := e.site("down")
-	expect(t, e.do(adminRole, http.MethodPatch, sitePath(down), map[string]any{"api_base_url": "http://127.0.0.1:1/MAAS"}), 200, "")
+	down := e.siteAt("down", "http://127.0.0.1:1/MAAS")
 	expect(t, e.do(adminRole, http.MethodPost, sitePath(id, "credentials"), credsBody(simKey)), 200, "")
 	expect(t, e.do(adminRole, http.MethodPost, sitePath(id, "credentials"), credsBody(refusedKey)), 422, "maas_api_key")
 	expect(t, e.do(adminRole, http.MethodPost, sitePath(down, "credentials"), credsBody(simKey)), 422, "api_base_url")

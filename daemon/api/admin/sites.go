@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -33,7 +34,7 @@ func (a *API) createSite(r *http.Request, c *call) (int, any, error) {
 	}
 	a.audit(r.Context(), r, c, change{action: "site.create", kind: "site", id: id, expected: string(s.Status)})
 	s, err = a.store.GetSite(r.Context(), id)
-	return http.StatusCreated, s, err
+	return http.StatusCreated, a.answerSite(s), err
 }
 
 // listSites answers GET /maas-sites; deleted sites only with include_deleted=true.
@@ -60,33 +61,63 @@ func (a *API) getSite(r *http.Request, c *call) (int, any, error) {
 // patchSite answers PATCH /maas-sites/{id}: members present in the body
 // replace the site's. status disabled rejects new onboardings while runs
 // in flight continue; active re-enables. A deleted site cannot change.
+// A new api_base_url needs maas_api_key in the same body, proved against
+// the new address before anything changes. The audit entry names the
+// members that changed.
 func (a *API) patchSite(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.patchSite"
 	body, err := problem.ReadBody(r, op)
 	if err != nil {
 		return 0, nil, err
 	}
-	var prior lifecycle.SiteStatus
-	s, err := a.store.UpdateSite(r.Context(), c.vars["id"], func(s *lifecycle.Site) error {
-		prior = s.Status
+	cur, err := a.undeletedSite(r.Context(), op, c.vars["id"])
+	if err != nil {
+		return 0, nil, err
+	}
+	q, err := decodePatch(op, body, cur)
+	if err != nil {
+		return 0, nil, err
+	}
+	rekeyed, err := a.rekey(r, op, cur, q)
+	if err != nil {
+		return 0, nil, err
+	}
+	var prior lifecycle.Site
+	s, err := a.store.UpdateSite(r.Context(), cur.ID, func(s *lifecycle.Site) error {
+		prior = *s
 		if s.Status == lifecycle.SiteDeleted {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s is deleted", s.ID)
 		}
-		f := fieldsOf(*s)
-		if err := problem.Unmarshal(body, op, &f); err != nil {
-			return err
+		if s.APIBaseURL != cur.APIBaseURL {
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s changed while this request ran; read it again", s.ID)
 		}
-		if err := f.check(op); err != nil {
-			return err
-		}
-		f.apply(s)
+		q.apply(s)
 		return nil
 	})
 	if err != nil {
 		return 0, nil, err
 	}
-	a.audit(r.Context(), r, c, change{action: "site.update", kind: "site", id: s.ID, prior: string(prior), expected: string(s.Status)})
-	return http.StatusOK, s, nil
+	fields := changedFields(prior, s)
+	if rekeyed {
+		fields = append(fields, "maas_api_key")
+	}
+	a.audit(r.Context(), r, c, change{action: "site.update", kind: "site", id: s.ID, prior: string(prior.Status),
+		expected: string(s.Status), correlated: map[string]string{"changed_fields": strings.Join(fields, ",")}})
+	return http.StatusOK, a.answerSite(s), nil
+}
+
+// decodePatch reads a PATCH body over cur's members and checks them.
+func decodePatch(op string, body []byte, cur lifecycle.Site) (patchRequest, error) {
+	q := patchRequest{siteFields: fieldsOf(cur)}
+	if err := problem.Unmarshal(body, op, &q); err != nil {
+		return q, err
+	}
+	if err := q.check(op); err != nil {
+		return q, err
+	}
+	next := cur
+	q.apply(&next)
+	return q, next.Validate()
 }
 
 // deleteSite answers DELETE /maas-sites/{id}: a soft delete. A site with

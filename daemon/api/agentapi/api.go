@@ -11,11 +11,18 @@ import (
 
 // API serves the agent routes.
 type API struct {
-	cfg Config
+	cfg       Config
+	contacts  contacts
+	enrollers sources
+	authLog   logGate // refused certificates, per node and reason
+	enrollLog logGate // failed enrollments, per reason
 }
 
 // New returns the agent API over cfg (defaults filled in).
-func New(cfg Config) *API { return &API{cfg: cfg.withDefaults()} }
+func New(cfg Config) *API {
+	cfg = cfg.withDefaults()
+	return &API{cfg: cfg, enrollers: sources{every: cfg.EnrollEvery, burst: cfg.EnrollBurst}}
+}
 
 // Notifier returns the notifier the long polls listen on; enqueue through
 // Queue{Store, Notifier} so polls wake at once.

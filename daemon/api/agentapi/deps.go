@@ -60,6 +60,27 @@ type Config struct {
 	// MaxWait caps a long poll (30s); DefaultWait is used when the agent
 	// names none (25s, capped by MaxWait).
 	MaxWait, DefaultWait time.Duration
+	// MinWait is the shortest long poll (1s): a poll asking for less
+	// still waits that long for a task, so a client spinning on
+	// timeout=0s costs at most one claim per MinWait.
+	MinWait time.Duration
+	// ContactEvery is how often a node's last contact is written at most
+	// (5s); polls in between only read.
+	ContactEvery time.Duration
+	// WriteTimeout is the listener's write timeout, which a long poll
+	// extends by its wait (30s).
+	WriteTimeout time.Duration
+	// EnrollEvery and EnrollBurst limit enrollments per client address:
+	// a burst of EnrollBurst, then one per EnrollEvery (20, 500ms).
+	EnrollEvery time.Duration
+	EnrollBurst int
+	// CertOverlap is how long a renewed agent's previous certificate
+	// stays accepted if the new one is not used first (5m).
+	CertOverlap time.Duration
+	// LogEvery is how often one refusal reason is logged per node (1m).
+	LogEvery time.Duration
+	// Metrics counts enrollments and refusals (nil: none).
+	Metrics *Metrics
 	// Now is the clock for enrollment timestamps (time.Now).
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -82,6 +103,28 @@ func (c Config) withDefaults() Config {
 		c.DefaultWait = 25 * time.Second
 	}
 	c.DefaultWait = min(c.DefaultWait, c.MaxWait)
+	if c.MinWait == 0 {
+		c.MinWait = time.Second
+	}
+	c.MinWait = min(c.MinWait, c.MaxWait)
+	if c.ContactEvery == 0 {
+		c.ContactEvery = 5 * time.Second
+	}
+	if c.WriteTimeout == 0 {
+		c.WriteTimeout = 30 * time.Second
+	}
+	if c.EnrollEvery == 0 {
+		c.EnrollEvery = 500 * time.Millisecond
+	}
+	if c.EnrollBurst == 0 {
+		c.EnrollBurst = 20
+	}
+	if c.CertOverlap == 0 {
+		c.CertOverlap = 5 * time.Minute
+	}
+	if c.LogEvery == 0 {
+		c.LogEvery = time.Minute
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}

@@ -1,6 +1,7 @@
 package agentapi
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/hex"
@@ -8,18 +9,35 @@ import (
 	"net/http"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // enroll exchanges a one-time token and a CSR for a client certificate.
 // The CSR is checked before the token is spent; an unknown token is 401,
-// one of another node 403, a used or expired one 409.
+// one of another node 403, a used or expired one 409. A retry with the
+// token's key gets the certificate already issued. Each client address
+// may enroll EnrollBurst times at once, then once per EnrollEvery (429).
 func (a *API) enroll(w http.ResponseWriter, r *http.Request) {
-	const op = "agentapi.enroll"
-	var req wire.EnrollRequest
-	if err := decode(r, op, &req); err != nil {
+	resp, replayed, err := a.enrollOnce(r)
+	result := enrollResult(err, replayed)
+	a.cfg.Metrics.enrolled(result)
+	if err != nil {
+		a.logEnrollFailure(r, result, err)
 		writeProblem(w, err)
 		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+func (a *API) enrollOnce(r *http.Request) (wire.CertResponse, bool, error) {
+	const op = "agentapi.enroll"
+	if ok, after := a.enrollers.allow(r, a.cfg.Now()); !ok {
+		return wire.CertResponse{}, false, problem.TooManyRequests(op, after)
+	}
+	var req wire.EnrollRequest
+	if err := decode(r, op, &req); err != nil {
+		return wire.CertResponse{}, false, err
 	}
 	csr, err := parseCSR(op, req.CSR)
 	if err == nil && req.NodeID == "" {
@@ -32,15 +50,40 @@ func (a *API) enroll(w http.ResponseWriter, r *http.Request) {
 		err = a.consumeToken(r, op, req, keyID(csr))
 	}
 	if err != nil {
-		writeProblem(w, err)
-		return
+		return wire.CertResponse{}, false, err
+	}
+	if resp, ok := a.reissue(r, req.NodeID, csr); ok {
+		return resp, true, nil
 	}
 	resp, err := a.issue(r, csr, req.NodeID, true)
-	if err != nil {
-		writeProblem(w, err)
-		return
+	return resp, false, err
+}
+
+// enrollResult is the metric label of an enrollment's outcome.
+func enrollResult(err error, replayed bool) string {
+	switch {
+	case err == nil && replayed:
+		return EnrollReplayed
+	case err == nil:
+		return EnrollOK
 	}
-	writeJSON(w, http.StatusOK, resp)
+	switch problem.Status(err) {
+	case http.StatusTooManyRequests:
+		return EnrollRateLimited
+	case http.StatusBadRequest, http.StatusUnprocessableEntity, http.StatusRequestEntityTooLarge:
+		return EnrollInvalid
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict:
+		return EnrollRefused
+	}
+	return EnrollError
+}
+
+// logEnrollFailure logs a failed enrollment once per result a minute.
+func (a *API) logEnrollFailure(r *http.Request, result string, err error) {
+	if a.enrollLog.open(result, a.cfg.Now(), a.cfg.LogEvery) {
+		a.cfg.Logger.Warn("agent enrollment refused", "component", "agentapi", "result", result,
+			"remote", r.RemoteAddr, "err", err)
+	}
 }
 
 func (a *API) consumeToken(r *http.Request, op string, req wire.EnrollRequest, key string) error {
@@ -49,6 +92,22 @@ func (a *API) consumeToken(r *http.Request, op string, req wire.EnrollRequest, k
 		return lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "unknown enrollment token")
 	}
 	return err
+}
+
+// reissue answers a retried enrollment (same token, same key) with the
+// certificate the first attempt recorded, when it is for this key.
+func (a *API) reissue(r *http.Request, nodeID string, csrDER []byte) (wire.CertResponse, bool) {
+	n, err := a.cfg.Store.GetNode(r.Context(), nodeID)
+	if err != nil || len(n.AgentCert) == 0 {
+		return wire.CertResponse{}, false
+	}
+	cert, err := x509.ParseCertificate(n.AgentCert)
+	csr, cerr := x509.ParseCertificateRequest(csrDER)
+	if err != nil || cerr != nil || !bytes.Equal(cert.RawSubjectPublicKeyInfo, csr.RawSubjectPublicKeyInfo) ||
+		!a.cfg.Now().Before(cert.NotAfter) {
+		return wire.CertResponse{}, false
+	}
+	return a.certResponse(cert), true
 }
 
 // parseCSR decodes a PEM certificate request and checks its signature.
@@ -62,59 +121,6 @@ func parseCSR(op, s string) ([]byte, error) {
 		return nil, lifecycle.Invalid(op, "csr", "csr is malformed or its signature does not verify")
 	}
 	return blk.Bytes, nil
-}
-
-// issue signs the CSR for nodeID, records the certificate serial (and the
-// enrollment time when enrolling) and runs the enrollment hook.
-func (a *API) issue(r *http.Request, csr []byte, nodeID string, enrolling bool) (wire.CertResponse, error) {
-	const op = "agentapi.issue"
-	der, err := a.cfg.Authority.SignCSR(csr, nodeID)
-	if err != nil {
-		return wire.CertResponse{}, err
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		return wire.CertResponse{}, lifecycle.Wrap(lifecycle.CodeInternal, op, err)
-	}
-	serial := cert.SerialNumber.Text(16)
-	n, err := a.cfg.Store.UpdateNode(r.Context(), nodeID, func(n *lifecycle.Node) error {
-		if enrolling {
-			now := a.cfg.Now()
-			n.EnrolledAt = &now
-		}
-		n.AgentCertSerial = serial
-		return nil
-	})
-	if err == nil && enrolling {
-		err = a.cfg.OnEnrolled(r.Context(), n)
-	}
-	if err != nil {
-		return wire.CertResponse{}, err
-	}
-	return wire.CertResponse{
-		Certificate: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
-		CABundle:    string(a.cfg.Authority.CABundlePEM()), Serial: serial, NotAfter: cert.NotAfter,
-	}, nil
-}
-
-// renew issues a fresh certificate for the authenticated node.
-func (a *API) renew(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
-	const op = "agentapi.renew"
-	var req wire.RenewRequest
-	err := decode(r, op, &req)
-	var csr []byte
-	if err == nil {
-		csr, err = parseCSR(op, req.CSR)
-	}
-	var resp wire.CertResponse
-	if err == nil {
-		resp, err = a.issue(r, csr, n.ID, false)
-	}
-	if err != nil {
-		writeProblem(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, resp)
 }
 
 // keyID identifies the CSR's public key: an agent retrying its enrollment

@@ -41,10 +41,14 @@ type Server struct {
 	TLS             *tls.Config
 	ShutdownTimeout time.Duration
 	Logger          *slog.Logger
+	// Limits shed idle and slow clients; MaxConns counts TCP connections
+	// before the TLS handshake.
+	Limits api.Limits
 }
 
 // Run serves until ctx is done; nil after a clean shutdown.
 func (s *Server) Run(ctx context.Context) error {
-	return (&api.Server{Listener: tls.NewListener(s.Listener, s.TLS), Handler: s.Handler,
+	wrap := func(ln net.Listener) net.Listener { return tls.NewListener(ln, s.TLS) }
+	return (&api.Server{Listener: s.Listener, Wrap: wrap, Handler: s.Handler, Limits: s.Limits,
 		ShutdownTimeout: s.ShutdownTimeout, Logger: s.Logger, Name: "agent", ReleaseRequests: true}).Run(ctx)
 }

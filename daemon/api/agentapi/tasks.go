@@ -17,12 +17,15 @@ func (a *API) wait(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
 	const op = "agentapi.wait"
 	d, err := a.waitFor(r, op)
 	if err == nil {
-		err = a.cfg.Store.TouchNodeContact(r.Context(), n.ID)
+		err = a.touch(r, n.ID)
 	}
 	if err != nil {
 		writeProblem(w, err)
 		return
 	}
+	// The listener's write timeout counts from the request; a long poll
+	// holds its answer for up to d, so it moves its own deadline.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d + a.cfg.WriteTimeout))
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	for {
@@ -54,7 +57,7 @@ func (a *API) waitFor(r *http.Request, op string) (time.Duration, error) {
 	if err != nil || d < 0 {
 		return 0, lifecycle.Invalid(op, wire.WaitTimeoutParam, "timeout must be a non-negative duration")
 	}
-	return min(d, a.cfg.MaxWait), nil
+	return min(max(d, a.cfg.MinWait), a.cfg.MaxWait), nil
 }
 
 // answerTask signs and sends a dispatched task. A payload that cannot be

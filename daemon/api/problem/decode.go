@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -18,6 +19,7 @@ type statusError struct {
 	status int
 	code   string
 	err    *lifecycle.Error
+	after  time.Duration // Retry-After, for 429
 }
 
 func (e *statusError) Error() string { return e.err.Error() }

@@ -69,6 +69,9 @@ func Write(w http.ResponseWriter, err error) {
 	p := From(err)
 	w.Header().Set("Content-Type", ContentType)
 	w.Header().Set("Cache-Control", "no-store")
+	if ra := retryAfter(err); ra != "" {
+		w.Header().Set("Retry-After", ra)
+	}
 	if p.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="maas-sidecar"`)
 	}

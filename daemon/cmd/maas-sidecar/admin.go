@@ -16,7 +16,7 @@ import (
 // writes (503 without Vault), the feed the MAAS webhooks and "reconcile now".
 func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	cfg := admin.Config{Store: st, Runner: c.runner, Prober: maasProber{log: log}, Logger: log,
-		Reconciliation: c.feed, Webhooks: c.feed}
+		Reconciliation: c.feed, Webhooks: c.feed, Enrollment: c.pki}
 	if c.secrets != nil {
 		cfg.Secrets = c.secrets
 	}

@@ -25,7 +25,7 @@ type agentListener struct {
 
 // startAgents opens the internal CA and binds the agent API listener.
 func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentapi.EnrollHook,
-	resolve agentapi.PayloadResolver, log *slog.Logger) (*agentListener, error) {
+	resolve agentapi.PayloadResolver, m *agentapi.Metrics, log *slog.Logger) (*agentListener, error) {
 	ln, err := net.Listen("tcp", cfg.Agent.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("agent.listen: %w", err)
@@ -47,9 +47,9 @@ func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentap
 		return nil, err
 	}
 	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve,
-		Logger: log.With("component", "agentapi")})
+		WriteTimeout: cfg.Agent.HTTP.WriteTimeout, Metrics: m, Logger: log.With("component", "agentapi")})
 	srv := &agentapi.Server{Listener: ln, Handler: api.Handler(), TLS: tc, ShutdownTimeout: cfg.ShutdownTimeout,
-		Logger: log.With("component", "agentapi")}
+		Limits: limits(cfg.Agent.HTTP), Logger: log.With("component", "agentapi")}
 	log.Info("agent listener bound", "addr", ln.Addr().String(), "url", u)
 	return &agentListener{api: api, server: srv, url: u}, nil
 }

@@ -33,6 +33,7 @@ type core struct {
 	feed    *feed.Feed
 	secrets admin.Secrets // nil without Vault
 	runs    []func(context.Context) error
+	pki     *pki.PKI // enrollment tokens for the admin API
 }
 
 // adapters are the outside-world ports the core runs on: Vault, bmclib
@@ -54,14 +55,14 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		return nil, err
 	}
 	sec := secrets.NewStore(ad.secrets)
-	c := &core{secrets: ad.writer, runs: ad.runs}
+	c := &core{secrets: ad.writer, runs: ad.runs, pki: p}
 	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg)}
 	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power,
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }}
 	resolver := workflow.ReseedPayloads{Deps: deps, RackURL: ad.rackURL}
 	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(lifecycle.NodeKey(n.ID)); return nil }
-	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, log); err != nil {
+	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, agentapi.NewMetrics(reg), log); err != nil {
 		return nil, err
 	}
 	deps.Bootstrap = cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackageURL: cfg.Agent.PackageURL,

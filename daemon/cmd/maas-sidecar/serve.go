@@ -51,6 +51,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Handler:         api.NewRouter(api.Deps{Readiness: &ready, Metrics: reg, Admin: &adminSlot}),
 		ShutdownTimeout: cfg.ShutdownTimeout,
 		Logger:          log.With("component", "api"),
+		Limits:          limits(cfg.AdminHTTP),
 	}
 	g.Go(func() error { return srv.Run(gctx) })
 

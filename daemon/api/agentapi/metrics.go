@@ -1,0 +1,75 @@
+package agentapi
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Enrollment results, the values of maas_sidecar_agent_enroll_total's
+// result label.
+const (
+	EnrollOK          = "ok"
+	EnrollReplayed    = "replayed" // a retry with the same key: the same certificate
+	EnrollRateLimited = "rate_limited"
+	EnrollInvalid     = "invalid" // a malformed request or CSR
+	EnrollRefused     = "refused" // unknown, used, expired or another node's token
+	EnrollError       = "error"   // the daemon failed (store, CA)
+)
+
+// Authentication failure reasons, the values of
+// maas_sidecar_agent_auth_failures_total's reason label.
+const (
+	AuthNoCertificate  = "no_certificate"
+	AuthBadCertificate = "bad_certificate"
+	AuthOtherNode      = "other_node"
+	AuthUnknownNode    = "unknown_node"
+	AuthDeleted        = "deleted"
+	AuthRevoked        = "revoked"    // the node has no current certificate
+	AuthSuperseded     = "superseded" // an older certificate than the node's current one
+)
+
+// Metrics are the agent API's. A nil *Metrics records nothing.
+type Metrics struct {
+	enroll *prometheus.CounterVec
+	auth   *prometheus.CounterVec
+}
+
+// NewMetrics registers the agent API metrics with reg, every label value
+// at zero so that rate() sees the first failure.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		enroll: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_agent_enroll_total",
+			Help: "Agent enrollment requests by result."}, []string{"result"}),
+		auth: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_agent_auth_failures_total",
+			Help: "Agent requests refused at authentication, by reason."}, []string{"reason"}),
+	}
+	for _, r := range []string{EnrollOK, EnrollReplayed, EnrollRateLimited, EnrollInvalid, EnrollRefused, EnrollError} {
+		m.enroll.WithLabelValues(r)
+	}
+	for _, r := range []string{AuthNoCertificate, AuthBadCertificate, AuthOtherNode, AuthUnknownNode,
+		AuthDeleted, AuthRevoked, AuthSuperseded} {
+		m.auth.WithLabelValues(r)
+	}
+	reg.MustRegister(m.enroll, m.auth)
+	return m
+}
+
+func (m *Metrics) enrolled(result string) {
+	if m != nil {
+		m.enroll.WithLabelValues(result).Inc()
+	}
+}
+
+func (m *Metrics) refused(reason string) {
+	if m != nil {
+		m.auth.WithLabelValues(reason).Inc()
+	}
+}
+
+// Enrollments is the counter of one enrollment result (for tests and
+// dashboards built in code).
+func (m *Metrics) Enrollments(result string) prometheus.Counter {
+	return m.enroll.WithLabelValues(result)
+}
+
+// AuthFailures is the counter of one refusal reason.
+func (m *Metrics) AuthFailures(reason string) prometheus.Counter {
+	return m.auth.WithLabelValues(reason)
+}
