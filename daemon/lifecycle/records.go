@@ -54,9 +54,14 @@ type ObservedMaas struct {
 // Run is an onboarding or decommission job with its read model
 // (seed 001 §4.2.1, §4.12, §5.7).
 type Run struct {
-	ID                string            `json:"id"`
-	Kind              RunKind           `json:"kind"`
-	Mode              DecommissionMode  `json:"mode,omitempty"`
+	ID   string           `json:"id"`
+	Kind RunKind          `json:"kind"`
+	Mode DecommissionMode `json:"mode,omitempty"`
+	// Erase, StorageCleanup and Reason are a decommission's request
+	// (seed 001 §5.1); empty for onboardings.
+	Erase             EraseMode         `json:"erase,omitempty"`
+	StorageCleanup    StorageCleanup    `json:"storage_cleanup,omitempty"`
+	Reason            string            `json:"reason,omitempty"`
 	SiteID            string            `json:"site_id"`
 	NodeID            string            `json:"node_id,omitempty"`
 	BatchID           string            `json:"batch_id,omitempty"`

@@ -1,6 +1,9 @@
 package lifecycle
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // TaskType is a typed agent task. The agent runs only these; there is no
 // shell payload type.
@@ -59,6 +62,10 @@ type TaskResult struct {
 	Message    string            `json:"message,omitempty"`
 	Details    map[string]string `json:"details,omitempty"`
 	FinishedAt time.Time         `json:"finished_at"`
+	// Evidence is the agent's structured report of a scrub, cleanup or
+	// validation (agent/wire.Evidence as JSON), kept as it came: the
+	// clean certificate a decommission serves. Never a secret.
+	Evidence json.RawMessage `json:"evidence,omitempty"`
 }
 
 // AgentTask is one queued unit of agent work. Seq is assigned per node at

@@ -1,6 +1,7 @@
 package agentapi
 
 import (
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -92,12 +93,30 @@ func (a *API) result(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
 		}
 	}
 	taskID := mux.Vars(r)["task_id"]
-	t, err := a.cfg.Store.CompleteTask(r.Context(), n.ID, taskID, res.Seq, lifecycle.TaskResult{
-		Success: res.Success && !res.Rejected, Message: res.Message, Details: details, FinishedAt: res.FinishedAt,
-	})
+	evidence, err := evidenceOf(op, res)
+	var t lifecycle.AgentTask
+	if err == nil {
+		t, err = a.cfg.Store.CompleteTask(r.Context(), n.ID, taskID, res.Seq, lifecycle.TaskResult{
+			Success: res.Success && !res.Rejected, Message: res.Message, Details: details, FinishedAt: res.FinishedAt,
+			Evidence: evidence,
+		})
+	}
 	if err != nil {
 		writeProblem(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, wire.ResultAck{TaskID: t.ID, State: string(t.State)})
+}
+
+// evidenceOf is the result's evidence as the store keeps it (raw JSON),
+// nil when the agent sent none.
+func evidenceOf(op string, res wire.Result) (json.RawMessage, error) {
+	if res.Evidence == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(res.Evidence)
+	if err != nil {
+		return nil, lifecycle.Invalid(op, "evidence", "evidence cannot be encoded: %v", err)
+	}
+	return b, nil
 }
