@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -30,8 +31,11 @@ type Options struct {
 	// several daemons share a store).
 	Holder   string
 	LeaseTTL time.Duration // 15s
-	// Backoff is the first retry delay; it doubles per attempt up to
-	// MaxBackoff, with ±20% jitter from Jitter (0..1).
+	// Backoff is the step before a stage's first retry (2s); it doubles
+	// per attempt up to MaxBackoff (5m), and each delay is drawn from
+	// [step/2, step) with Jitter, a random number in [0, 1) (default
+	// math/rand/v2), so runs that failed together retry apart. Workers
+	// call Jitter concurrently.
 	Backoff, MaxBackoff time.Duration
 	Jitter              func() float64
 	// Observe, when set, is told about every stage attempt that ended
@@ -80,7 +84,7 @@ func New(o Options) *Runner {
 		o.MaxBackoff = 5 * time.Minute
 	}
 	if o.Jitter == nil {
-		o.Jitter = func() float64 { return 0.5 }
+		o.Jitter = rand.Float64
 	}
 	return &Runner{opt: o, log: o.Logger.With("component", "runner"), msgs: make(chan func(), 1024),
 		sites: map[string]*siteState{}, runs: map[string]*runState{}, keys: map[string]map[string]bool{},
