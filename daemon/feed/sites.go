@@ -76,7 +76,7 @@ func (f *Feed) loop(ctx context.Context, siteID, source string, every time.Durat
 				return
 			}
 			f.cfg.Metrics.failed(siteID, source)
-			f.log.Warn("feed "+source+" failed", "site", siteID, "err", err)
+			f.logFailure(siteID, source, err)
 		} else {
 			f.cfg.Metrics.succeeded(siteID, source, f.cfg.Clock.Now())
 		}
