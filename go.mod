@@ -6,6 +6,7 @@ require (
 	github.com/bmc-toolbox/bmclib/v2 v2.3.5
 	github.com/coreos/go-systemd/v22 v22.6.0
 	github.com/google/go-cmp v0.7.0
+	github.com/google/renameio/v2 v2.0.2
 	github.com/gorilla/mux v1.8.1
 	github.com/hashicorp/vault/api v1.22.0
 	github.com/juju/gomaasapi/v2 v2.3.0

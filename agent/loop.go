@@ -3,9 +3,9 @@ package agent
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
 // errExpired means the client certificate ran out before it was renewed.
@@ -19,12 +19,12 @@ func (a *Agent) Run(ctx context.Context) error {
 	if err := a.loadState(); err != nil {
 		return err
 	}
-	bo := backoff{initial: a.o.Config.RetryInitial, max: a.o.Config.RetryMax, rand: a.o.Rand}
+	bo := a.retryDelays()
 	for ctx.Err() == nil {
 		a.progress.Store(a.o.Clock.Now().UnixNano())
 		err := a.step(ctx)
 		if err == nil {
-			bo.reset()
+			bo.Reset()
 			continue
 		}
 		if ctx.Err() != nil {
@@ -37,7 +37,7 @@ func (a *Agent) Run(ctx context.Context) error {
 			a.log.Warn("agent step failed; retrying", "err", err)
 		}
 		select {
-		case <-a.o.Clock.After(bo.next()):
+		case <-a.o.Clock.After(bo.Next()):
 		case <-ctx.Done():
 		}
 	}
@@ -81,21 +81,8 @@ func identityLost(err error) bool {
 	return errors.Is(err, errExpired)
 }
 
-// backoff is capped exponential backoff with equal jitter: each wait is
-// between half and all of the current step.
-type backoff struct {
-	initial, max time.Duration
-	rand         func() float64
-	step         time.Duration
+// retryDelays is the loop's capped exponential backoff with equal jitter.
+func (a *Agent) retryDelays() *backoff.Sequence {
+	return &backoff.Sequence{Policy: backoff.Policy{Initial: a.o.Config.RetryInitial, Max: a.o.Config.RetryMax},
+		Rand: a.o.Rand}
 }
-
-func (b *backoff) next() time.Duration {
-	if b.step == 0 {
-		b.step = b.initial
-	} else {
-		b.step = min(2*b.step, b.max)
-	}
-	return b.step/2 + time.Duration(b.rand()*float64(b.step/2))
-}
-
-func (b *backoff) reset() { b.step = 0 }

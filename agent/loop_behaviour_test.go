@@ -26,12 +26,21 @@ func TestBackoffGrowsWithJitterAndCaps(t *testing.T) {
 	if diff := cmp.Diff(want, r.clock.Slept()[:5]); diff != "" {
 		t.Errorf("backoff waits (-want +got):\n%s", diff)
 	}
-	b := backoff{initial: time.Second, max: 8 * time.Second}
-	for _, f := range []float64{0, 0.999} {
-		b.rand, b.step = func() float64 { return f }, 0
-		if d := b.next(); d < 500*time.Millisecond || d >= time.Second {
-			t.Errorf("jitter %v gave %v, want within [0.5s, 1s)", f, d)
+	// Without Options.Rand the agent's waits vary within the band.
+	a, err := New(Options{Config: r.a.o.Config})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[time.Duration]bool{}
+	for range 50 {
+		d := a.retryDelays().Next()
+		if d < 500*time.Millisecond || d >= time.Second {
+			t.Fatalf("default jitter gave %v, want within [0.5s, 1s)", d)
 		}
+		seen[d] = true
+	}
+	if len(seen) < 2 {
+		t.Error("the default jitter gave the same first wait 50 times")
 	}
 }
 

@@ -105,7 +105,7 @@ func (a *Agent) sleep(ctx context.Context, d time.Duration) error {
 // report sends a result, retrying transient failures a few times. A
 // refused report (4xx) is logged: the daemon's lease decides what's next.
 func (a *Agent) report(ctx context.Context, log *slog.Logger, t wire.Task, res wire.Result) {
-	bo := backoff{initial: a.o.Config.RetryInitial, max: a.o.Config.RetryMax, rand: a.o.Rand}
+	bo := a.retryDelays()
 	for try := 1; ; try++ {
 		err := a.o.Transport.Report(ctx, a.o.Config.NodeID, t.ID, res)
 		var p *wire.Problem
@@ -116,7 +116,7 @@ func (a *Agent) report(ctx context.Context, log *slog.Logger, t wire.Task, res w
 			return
 		}
 		select {
-		case <-a.o.Clock.After(bo.next()):
+		case <-a.o.Clock.After(bo.Next()):
 		case <-ctx.Done():
 			return
 		}

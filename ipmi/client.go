@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
 // Options are the injected dependencies of a Client. Nil fields get the
@@ -17,7 +18,7 @@ import (
 type Options struct {
 	Log     *slog.Logger
 	Clock   Clock
-	Jitter  func(n int64) int64 // random in [0, n)
+	Rand    func() float64 // retry jitter, random in [0, 1)
 	Metrics *Metrics
 }
 
@@ -51,15 +52,15 @@ func New(cfg Config, o Options) (*Client, error) {
 	if o.Clock == nil {
 		o.Clock = SystemClock()
 	}
-	if o.Jitter == nil {
-		o.Jitter = rand.Int64N
+	if o.Rand == nil {
+		o.Rand = rand.Float64
 	}
 	return &Client{
 		cfg: cfg,
 		log: o.Log,
 		policy: retryPolicy{
-			attempts: cfg.Attempts, backoff: cfg.Backoff, maxBackoff: cfg.MaxBackoff,
-			clock: o.Clock, jitter: o.Jitter,
+			attempts: cfg.Attempts, backoff: backoff.Policy{Initial: cfg.Backoff, Max: cfg.MaxBackoff},
+			clock: o.Clock, rand: o.Rand,
 		},
 		metrics: o.Metrics,
 	}, nil

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
 // Clock is the time source of the retry loop; tests pass a fake one.
@@ -19,28 +20,18 @@ func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d
 // SystemClock is the wall clock.
 func SystemClock() Clock { return systemClock{} }
 
-// retryPolicy decides how often and how long to wait between attempts.
+// retryPolicy decides how often and how long to wait between attempts:
+// the module's capped exponential backoff with equal jitter.
 type retryPolicy struct {
-	attempts   int
-	backoff    time.Duration
-	maxBackoff time.Duration
-	clock      Clock
-	jitter     func(n int64) int64 // a random number in [0, n)
+	attempts int
+	backoff  backoff.Policy
+	clock    Clock
+	rand     func() float64 // in [0, 1)
 }
 
-// delay is the wait after the given failed attempt (1-based): half of an
-// exponentially growing step, plus a random part of the other half.
+// delay is the wait after the given failed attempt (1-based).
 func (p retryPolicy) delay(attempt int) time.Duration {
-	d := p.backoff
-	for i := 1; i < attempt && d < p.maxBackoff; i++ {
-		d *= 2
-	}
-	d = min(d, p.maxBackoff)
-	half := d / 2
-	if half <= 0 {
-		return d
-	}
-	return half + time.Duration(p.jitter(int64(half)))
+	return p.backoff.Delay(attempt, p.rand())
 }
 
 // run calls fn until it succeeds, fails with an error that is not

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
 // fakeClock fires at once and records the waits asked for.
@@ -21,8 +22,8 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 }
 
 func testPolicy(clock Clock) retryPolicy {
-	return retryPolicy{attempts: 4, backoff: time.Second, maxBackoff: 3 * time.Second, clock: clock,
-		jitter: func(n int64) int64 { return n - 1 }} // the largest jitter
+	return retryPolicy{attempts: 4, backoff: backoff.Policy{Initial: time.Second, Max: 3 * time.Second}, clock: clock,
+		rand: func() float64 { return 1 }} // the largest jitter: the whole step
 }
 
 func TestRetryPolicy(t *testing.T) {
@@ -36,10 +37,10 @@ func TestRetryPolicy(t *testing.T) {
 		wantWaits []time.Duration
 	}{
 		{"first try", []error{nil}, 1, "", nil},
-		{"busy then ok", []error{busy, nil}, 2, "", []time.Duration{time.Second - 1}},
+		{"busy then ok", []error{busy, nil}, 2, "", []time.Duration{time.Second}},
 		{"bad credentials never retried", []error{refused, nil}, 1, lifecycle.CodeUnauthorized, nil},
 		{"busy until attempts spent", []error{busy, busy, busy, busy, nil}, 4, lifecycle.CodeUnavailable,
-			[]time.Duration{time.Second - 1, 2*time.Second - 1, 3*time.Second - 1}},
+			[]time.Duration{time.Second, 2 * time.Second, 3 * time.Second}}, // capped at 3s
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,8 +62,8 @@ func TestRetryPolicy(t *testing.T) {
 
 func TestRetryStopsWhenContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	blocked := retryPolicy{attempts: 3, backoff: time.Hour, maxBackoff: time.Hour,
-		clock: SystemClock(), jitter: func(int64) int64 { return 0 }}
+	blocked := retryPolicy{attempts: 3, backoff: backoff.Policy{Initial: time.Hour, Max: time.Hour},
+		clock: SystemClock(), rand: func() float64 { return 0 }}
 	calls := 0
 	err := blocked.run(ctx, func(context.Context) error {
 		calls++

@@ -2,7 +2,7 @@
 // client certificate (0600), the CA bundle it enrolled against, and the
 // high-water mark of task sequences it accepted, so a replayed task is
 // refused even after a restart. Every write is atomic (temp file, fsync,
-// rename).
+// rename, directory fsync).
 package state
 
 import (
@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gpuaas/maas-sidecar/internal/atomicfile"
 )
 
 // File names inside the state directory.
@@ -101,23 +103,7 @@ func (d Dir) SetHighWater(seq uint64) error {
 }
 
 func write(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("state: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err = tmp.Chmod(0o600); err == nil {
-		if _, err = tmp.Write(b); err == nil {
-			err = tmp.Sync()
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := atomicfile.Write(path, b, 0o600); err != nil {
 		return fmt.Errorf("state: write %s: %w", filepath.Base(path), err)
 	}
 	return nil

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/gpuaas/maas-sidecar/internal/atomicfile"
 )
 
 // readFile returns the token in path, "" when the file does not exist. A
@@ -37,37 +38,5 @@ func readFile(path string) (token string, fixedMode bool, err error) {
 
 // writeFile atomically replaces path with token, mode 0600.
 func writeFile(path, token string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+FileName+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.WriteString(token + "\n"); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return atomicfile.Write(path, []byte(token+"\n"), 0o600)
 }

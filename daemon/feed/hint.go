@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -13,17 +14,18 @@ import (
 // handle turns hints about machines of a site into action: each machine
 // is read once from MAAS (duplicates collapse), the runs waiting on it
 // are woken, and the reconciler judges what was read. It returns the
-// machines that could not be read (their hints stay pending).
-func (f *Feed) handle(ctx context.Context, siteID string, sids []string, source string) map[string]bool {
+// machines that could not be read (their hints stay pending) and what went
+// wrong, for the top of the caller's loop to log (see logFailure).
+func (f *Feed) handle(ctx context.Context, siteID string, sids []string, source string) (map[string]bool, error) {
 	uniq := map[string]bool{}
 	for _, s := range sids {
 		uniq[s] = true
 	}
 	failed := map[string]bool{}
+	var errs []error
 	m, err := f.connect(ctx, siteID)
 	if err != nil {
-		f.log.Warn("hint: connect to MAAS", "site", siteID, "source", source, "err", err)
-		return uniq
+		return uniq, err
 	}
 	obs := map[string]lifecycle.Observation{}
 	var mu sync.Mutex
@@ -37,7 +39,7 @@ func (f *Feed) handle(ctx context.Context, siteID string, sids []string, source 
 			defer mu.Unlock()
 			if err != nil && lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
 				failed[sid] = true
-				f.log.Warn("hint: read machine", "site", siteID, "node", sid, "err", err)
+				errs = append(errs, &machineError{SystemID: sid, Err: err})
 				return nil
 			}
 			obs[sid] = o
@@ -48,9 +50,9 @@ func (f *Feed) handle(ctx context.Context, siteID string, sids []string, source 
 	f.cfg.Metrics.hints(source, len(obs))
 	f.wake(siteID, obs, true)
 	if _, err := f.cfg.Reconciler.Observe(ctx, siteID, obs); err != nil {
-		f.log.Warn("hint: reconcile", "site", siteID, "err", err)
+		errs = append(errs, err)
 	}
-	return failed
+	return failed, errors.Join(errs...)
 }
 
 func (f *Feed) connect(ctx context.Context, siteID string) (MAAS, error) {

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -48,7 +49,7 @@ func (f *Feed) PollEvents(ctx context.Context, siteID string) error {
 
 // handleEvents hints every machine the events name and stores the cursor
 // after the newest event; when a machine cannot be read the cursor stays
-// and the page is read again next time.
+// and the page is read again next time. Its error names what failed.
 func (f *Feed) handleEvents(ctx context.Context, siteID string, evs []lifecycle.MaasEvent) (int64, error) {
 	var sids []string
 	var newestID int64
@@ -60,9 +61,10 @@ func (f *Feed) handleEvents(ctx context.Context, siteID string, evs []lifecycle.
 		newestID = max(newestID, e.ID)
 		newest = later(newest, e.Created)
 	}
-	if failed := f.handle(ctx, siteID, sids, "events"); len(failed) > 0 {
-		return 0, lifecycle.Errorf(lifecycle.CodeUnavailable, "feed.PollEvents", "%d machines could not be read; the cursor stays", len(failed))
+	failed, herr := f.handle(ctx, siteID, sids, "events")
+	if len(failed) > 0 {
+		return 0, herr
 	}
 	f.cfg.Metrics.lag(siteID, "events", newest, f.cfg.Clock.Now())
-	return newestID, f.cfg.Store.SetFeedCursor(ctx, lifecycle.FeedCursor{SiteID: siteID, EventID: newestID})
+	return newestID, errors.Join(herr, f.cfg.Store.SetFeedCursor(ctx, lifecycle.FeedCursor{SiteID: siteID, EventID: newestID}))
 }

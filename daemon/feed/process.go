@@ -50,7 +50,10 @@ func (f *Feed) processInbox(ctx context.Context) bool {
 	}
 	var done []uint64
 	for site, es := range bySite {
-		failed := f.handle(ctx, site, systemIDs(es), "webhook")
+		failed, err := f.handle(ctx, site, systemIDs(es), "webhook")
+		if err != nil && ctx.Err() == nil {
+			f.logFailure(site, "webhook", err)
+		}
 		var newest time.Time
 		for _, e := range es {
 			if !failed[e.SystemID] {

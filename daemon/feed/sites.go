@@ -10,39 +10,46 @@ import (
 )
 
 // sitesLoop runs one events cursor and one resync loop per live site,
-// starting them for new sites and stopping them for deleted ones.
+// starting them for new sites and stopping them for deleted ones. When
+// the site list cannot be read, the running loops keep running.
 func (f *Feed) sitesLoop(ctx context.Context) error {
 	running := map[string]context.CancelFunc{}
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
-		sites, err := f.cfg.Store.ListSites(ctx)
-		if err != nil && ctx.Err() == nil {
-			f.log.Warn("list sites", "err", err)
-		}
-		live := map[string]bool{}
-		for _, s := range sites {
-			if s.Status == lifecycle.SiteDeleted {
-				continue
-			}
-			live[s.ID] = true
-			if running[s.ID] == nil {
-				sctx, cancel := context.WithCancel(ctx)
-				running[s.ID] = cancel
-				wg.Add(2)
-				go func() { defer wg.Done(); f.loop(sctx, s.ID, "events", f.cfg.PollInterval, f.PollEvents) }()
-				go func() { defer wg.Done(); f.loop(sctx, s.ID, "resync", f.cfg.ResyncInterval, f.resyncOnly) }()
-			}
-		}
-		for id, cancel := range running {
-			if !live[id] {
-				cancel()
-				delete(running, id)
-			}
+		if sites, err := f.cfg.Store.ListSites(ctx); err == nil {
+			f.track(ctx, sites, running, &wg)
+		} else if ctx.Err() == nil {
+			f.log.Warn("list sites failed; the site loops keep running", "err", err)
 		}
 		f.prune(ctx)
 		if !clock.Sleep(ctx, f.cfg.Clock, f.cfg.SitesInterval) {
 			return nil
+		}
+	}
+}
+
+// track starts the loops of new live sites and stops those of sites that
+// are gone or deleted.
+func (f *Feed) track(ctx context.Context, sites []lifecycle.Site, running map[string]context.CancelFunc, wg *sync.WaitGroup) {
+	live := map[string]bool{}
+	for _, s := range sites {
+		if s.Status == lifecycle.SiteDeleted {
+			continue
+		}
+		live[s.ID] = true
+		if running[s.ID] == nil {
+			sctx, cancel := context.WithCancel(ctx)
+			running[s.ID] = cancel
+			wg.Add(2)
+			go func() { defer wg.Done(); f.loop(sctx, s.ID, "events", f.cfg.PollInterval, f.PollEvents) }()
+			go func() { defer wg.Done(); f.loop(sctx, s.ID, "resync", f.cfg.ResyncInterval, f.resyncOnly) }()
+		}
+	}
+	for id, cancel := range running {
+		if !live[id] {
+			cancel()
+			delete(running, id)
 		}
 	}
 }
@@ -69,7 +76,7 @@ func (f *Feed) loop(ctx context.Context, siteID, source string, every time.Durat
 				return
 			}
 			f.cfg.Metrics.failed(siteID, source)
-			f.log.Warn("feed "+source+" failed", "site", siteID, "err", err)
+			f.logFailure(siteID, source, err)
 		} else {
 			f.cfg.Metrics.succeeded(siteID, source, f.cfg.Clock.Now())
 		}

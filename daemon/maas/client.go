@@ -1,15 +1,18 @@
 package maas
 
 import (
+	"context"
 	"crypto/rand"
 	"io"
 	"log/slog"
+	mrand "math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
 // Config configures a Client. Zero values mean defaults.
@@ -27,8 +30,12 @@ type Config struct {
 	// ReadRetries is how many times an idempotent read is retried after
 	// an unavailable error (default 2; negative disables).
 	ReadRetries int
-	// RetryBackoff is the first retry's delay, doubled each time (default 250ms).
-	RetryBackoff time.Duration
+	// RetryBackoff is the step before the first retry (default 250ms); it
+	// doubles per retry up to RetryMaxBackoff (default 5s), and each delay
+	// is drawn from [step/2, step) with Jitter, a random number in [0, 1)
+	// (default math/rand/v2).
+	RetryBackoff, RetryMaxBackoff time.Duration
+	Jitter                        func() float64
 	// Metrics counts requests and errors by op; nil counts nothing.
 	Metrics *Metrics
 }
@@ -42,7 +49,9 @@ type Client struct {
 	now     func() time.Time
 	rnd     io.Reader
 	retries int
-	backoff time.Duration
+	retry   backoff.Policy
+	jitter  func() float64
+	wait    func(ctx context.Context, d time.Duration) bool // false when ctx ended first
 	metrics *Metrics
 }
 
@@ -61,7 +70,8 @@ func New(cfg Config) (*Client, error) {
 		u.Path += "/"
 	}
 	c := &Client{api: u.JoinPath("api", "2.0"), key: key, http: cfg.HTTPClient, log: cfg.Logger,
-		now: cfg.Now, rnd: cfg.Rand, retries: cfg.ReadRetries, backoff: cfg.RetryBackoff, metrics: cfg.Metrics}
+		now: cfg.Now, rnd: cfg.Rand, retries: cfg.ReadRetries, retry: backoff.Policy{Initial: cfg.RetryBackoff, Max: cfg.RetryMaxBackoff},
+		jitter: cfg.Jitter, wait: sleep, metrics: cfg.Metrics}
 	c.api.Path += "/"
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}
@@ -78,8 +88,14 @@ func New(cfg Config) (*Client, error) {
 	if c.retries == 0 {
 		c.retries = 2
 	}
-	if c.backoff == 0 {
-		c.backoff = 250 * time.Millisecond
+	if c.retry.Initial <= 0 {
+		c.retry.Initial = 250 * time.Millisecond
+	}
+	if c.retry.Max <= 0 {
+		c.retry.Max = max(5*time.Second, c.retry.Initial)
+	}
+	if c.jitter == nil {
+		c.jitter = mrand.Float64
 	}
 	return c, nil
 }

@@ -25,7 +25,7 @@ type request struct {
 }
 
 // do runs r and decodes a JSON answer into out (when out is non-nil).
-// GETs are retried on unavailable errors.
+// GETs are retried on unavailable errors, with capped, jittered backoff.
 func (c *Client) do(ctx context.Context, r request, out any) error {
 	attempts := 1
 	if r.method == http.MethodGet && c.retries > 0 {
@@ -33,7 +33,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	}
 	var err error
 	for i := 0; i < attempts; i++ {
-		if i > 0 && !c.sleep(ctx, c.backoff<<(i-1)) {
+		if i > 0 && !c.wait(ctx, c.retry.Delay(i, c.jitter())) {
 			break
 		}
 		var body []byte
@@ -50,7 +50,8 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	return err
 }
 
-func (c *Client) sleep(ctx context.Context, d time.Duration) bool {
+// sleep waits d; false when ctx ended first.
+func sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

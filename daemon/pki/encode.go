@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/atomicfile"
 )
 
 const time1m = time.Minute // clock-skew allowance on NotBefore
@@ -43,25 +45,10 @@ func writeKey(path string, key any) error {
 	return writeFile(path, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600)
 }
 
-// writeFile writes b atomically (temp file, fsync, rename) with mode perm.
+// writeFile replaces path atomically (fsynced file and directory) with
+// mode perm.
 func writeFile(path string, b []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(perm); err == nil {
-		if _, err = tmp.Write(b); err == nil {
-			err = tmp.Sync()
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := atomicfile.Write(path, b, perm); err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	return nil

@@ -58,9 +58,21 @@ func (h *harness) must(err error) {
 // start runs a fresh runner as holder "daemon-a".
 func (h *harness) start() {
 	h.t.Helper()
+	h.build()
+	h.runBuilt()
+}
+
+// build makes a fresh runner without running it. The harness leaves
+// Options.Jitter unset, so tests see the production jitter.
+func (h *harness) build() {
 	h.runner = New(Options{Store: h.store, Defs: func(lifecycle.Run) (*Def, error) { return h.def, nil },
 		Clock: h.clock, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Holder: "daemon-a",
 		Backoff: time.Second, MaxBackoff: 8 * time.Second, Observe: h.observe})
+}
+
+// runBuilt runs the runner made by build and waits until it is ready.
+func (h *harness) runBuilt() {
+	h.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel, h.done = cancel, make(chan struct{})
 	go func() { h.runner.Run(ctx); close(h.done) }()
@@ -83,12 +95,19 @@ func (h *harness) stop() {
 // submit creates a pending run and hands it to the runner.
 func (h *harness) submit(ipmi string) string {
 	h.t.Helper()
+	id := h.create(ipmi)
+	h.runner.Submit(id)
+	return id
+}
+
+// create creates a pending run without telling the runner.
+func (h *harness) create(ipmi string) string {
+	h.t.Helper()
 	h.n++
 	id := fmt.Sprintf("run-%03d", h.n)
 	h.clock.Advance(time.Millisecond) // distinct request times
 	h.must(h.store.CreateRun(context.Background(), lifecycle.Run{ID: id, Kind: lifecycle.RunOnboarding, SiteID: "site-1",
 		Hostname: "h" + id, IPMIIP: ipmi, Status: lifecycle.JobPending}))
-	h.runner.Submit(id)
 	return id
 }
 

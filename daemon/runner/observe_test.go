@@ -28,6 +28,9 @@ func TestObserverSeesEveryEndedAttemptWithItsDuration(t *testing.T) {
 	h.start()
 	id := h.submit("")
 	h.waitStatus(id, lifecycle.JobFailedManualIntervention)
+	// The observer hears an attempt after its journal write committed,
+	// so the stored status can be seen first.
+	h.eventually("two observations", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) >= 2 })
 	mu.Lock()
 	defer mu.Unlock()
 	want := []StageObservation{

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
 // finished takes a worker's result back on the loop.
@@ -52,7 +53,7 @@ func (r *Runner) stepFailed(rs *runState, err error) {
 		return
 	}
 	r.log.Warn("journal write failed; retrying", "run", rs.run.ID, "err", err)
-	rs.timer = r.opt.Clock.AfterFunc(r.opt.Backoff, func() { r.do(func() { r.dispatch(rs) }) })
+	rs.timer = r.opt.Clock.AfterFunc(r.backoff(1), func() { r.do(func() { r.dispatch(rs) }) })
 }
 
 // park indexes rs by its wake keys and arms its deadline. The keys stay
@@ -136,13 +137,5 @@ func (r *Runner) pruneWakes() {
 
 // backoff is the delay before retry number n (1-based) of a stage.
 func (r *Runner) backoff(n int) time.Duration {
-	d := r.opt.Backoff
-	for i := 1; i < n && d < r.opt.MaxBackoff; i++ {
-		d *= 2
-	}
-	if d > r.opt.MaxBackoff {
-		d = r.opt.MaxBackoff
-	}
-	jitter := 0.8 + 0.4*r.opt.Jitter()
-	return time.Duration(float64(d) * jitter)
+	return backoff.Policy{Initial: r.opt.Backoff, Max: r.opt.MaxBackoff}.Delay(n, r.opt.Jitter())
 }

@@ -27,14 +27,14 @@ func TestTransientErrorsRetryWithBackoffThenSucceed(t *testing.T) {
 	if r.CurrentAttempt != 2 || r.FailureClass != lifecycle.FailUpstreamTransient || r.Status != lifecycle.JobRunning {
 		t.Fatalf("after first failure: %+v", r)
 	}
-	if d := r.WaitUntil.Sub(h.clock.Now()); d < 800*time.Millisecond || d > 1200*time.Millisecond {
-		t.Fatalf("first backoff %v, want ~1s", d)
+	if d := r.WaitUntil.Sub(h.clock.Now()); d < 500*time.Millisecond || d > time.Second {
+		t.Fatalf("first backoff %v, want within [0.5s, 1s]", d)
 	}
 	h.clock.Advance(1200 * time.Millisecond)
 	h.eventually("attempt 3 parked", func() bool { return h.run(id).CurrentAttempt == 3 && h.parked(id) })
 	r = h.run(id)
-	if d := r.WaitUntil.Sub(h.clock.Now()); d < 1600*time.Millisecond || d > 2400*time.Millisecond {
-		t.Fatalf("second backoff %v, want ~2s (doubling)", d)
+	if d := r.WaitUntil.Sub(h.clock.Now()); d < time.Second || d > 2*time.Second {
+		t.Fatalf("second backoff %v, want within [1s, 2s] (doubling)", d)
 	}
 	h.clock.Advance(2500 * time.Millisecond)
 	r = h.waitStatus(id, lifecycle.JobCompleted)
@@ -107,5 +107,34 @@ func TestWaitTimeoutInspectsOnceMoreThenFails(t *testing.T) {
 	r = h.waitStatus(id, lifecycle.JobFailedManualIntervention)
 	if execs.get(id) != 2 || r.FailureClass != lifecycle.FailHardwareMismatch {
 		t.Fatalf("execs=%d class=%s msg=%q", execs.get(id), r.FailureClass, r.ErrorMessage)
+	}
+}
+
+// Runs that fail together must not retry together. The harness leaves
+// Options.Jitter unset, so this is the production default: the first
+// delay is drawn from [Backoff/2, Backoff) and differs between runs.
+func TestRetryDelaysAreJitteredByDefault(t *testing.T) {
+	h := newHarness(t, &Def{Name: "t", Stages: []StageDef{{Stage: lifecycle.StageCommissionNode,
+		Run: func(ctx context.Context, c *Context) (Outcome, error) { return Outcome{}, errMaasDown }}}})
+	h.must(h.storeSetParallel(50))
+	h.start()
+	ids := make([]string, 20)
+	for i := range ids {
+		ids[i] = h.create("") // moves the fake clock: create all first
+	}
+	for _, id := range ids {
+		h.runner.Submit(id)
+	}
+	seen := map[time.Duration]bool{}
+	for _, id := range ids {
+		r := h.waitParked(id)
+		d := r.WaitUntil.Sub(h.clock.Now())
+		if d < 500*time.Millisecond || d >= time.Second {
+			t.Errorf("run %s: first retry in %v, want within [0.5s, 1s)", id, d)
+		}
+		seen[d] = true
+	}
+	if len(seen) < 2 {
+		t.Fatalf("%d runs that failed together all retry after the same delay %v", len(ids), seen)
 	}
 }

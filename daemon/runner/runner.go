@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -29,8 +31,11 @@ type Options struct {
 	// several daemons share a store).
 	Holder   string
 	LeaseTTL time.Duration // 15s
-	// Backoff is the first retry delay; it doubles per attempt up to
-	// MaxBackoff, with ±20% jitter from Jitter (0..1).
+	// Backoff is the step before a stage's first retry (2s); it doubles
+	// per attempt up to MaxBackoff (5m), and each delay is drawn from
+	// [step/2, step) with Jitter, a random number in [0, 1) (default
+	// math/rand/v2), so runs that failed together retry apart. Workers
+	// call Jitter concurrently.
 	Backoff, MaxBackoff time.Duration
 	Jitter              func() float64
 	// Observe, when set, is told about every stage attempt that ended
@@ -52,9 +57,13 @@ type Runner struct {
 	// (after the stage looked, before it parked) runs again at once.
 	wakes    uint64
 	lastWake map[string]uint64
-	ctx      context.Context
-	wg       sync.WaitGroup
-	ready    chan struct{}
+	// ctx is Run's context; only the loop and the workers it starts use it.
+	ctx   context.Context
+	wg    sync.WaitGroup
+	ready chan struct{}
+	// quit is closed when the loop stops taking messages: Run's context
+	// ended, or Run failed to start.
+	quit chan struct{}
 }
 
 // New returns a runner; nothing runs until Run.
@@ -75,26 +84,28 @@ func New(o Options) *Runner {
 		o.MaxBackoff = 5 * time.Minute
 	}
 	if o.Jitter == nil {
-		o.Jitter = func() float64 { return 0.5 }
+		o.Jitter = rand.Float64
 	}
 	return &Runner{opt: o, log: o.Logger.With("component", "runner"), msgs: make(chan func(), 1024),
 		sites: map[string]*siteState{}, runs: map[string]*runState{}, keys: map[string]map[string]bool{},
 		lastWake: map[string]uint64{},
-		ready:    make(chan struct{})}
+		ready:    make(chan struct{}), quit: make(chan struct{})}
 }
 
 // Run owns the runner's loop until ctx ends. It claims the lease of every
 // site, recovers their runs and drives them; on return it has waited for
-// executing stages and released its leases.
+// executing stages and released its leases. Call it once.
 func (r *Runner) Run(ctx context.Context) error {
 	r.ctx = ctx
 	if err := r.adoptSites(ctx); err != nil {
+		close(r.quit)
 		return err
 	}
 	close(r.ready)
 	for {
 		select {
 		case <-ctx.Done():
+			close(r.quit)
 			r.shutdown()
 			return nil
 		case f := <-r.msgs:
@@ -106,19 +117,15 @@ func (r *Runner) Run(ctx context.Context) error {
 // Ready is closed once the runner has recovered its sites' runs.
 func (r *Runner) Ready() <-chan struct{} { return r.ready }
 
-// do runs f on the loop goroutine. It is safe from any goroutine.
+// do runs f on the loop goroutine. It is safe from any goroutine at any
+// time. Before Run, f is queued (do blocks while the queue is full) and
+// runs once Run has recovered the sites' runs; once the loop has stopped,
+// do returns at once and f never runs.
 func (r *Runner) do(f func()) {
 	select {
 	case r.msgs <- f:
-	case <-r.done():
+	case <-r.quit:
 	}
-}
-
-func (r *Runner) done() <-chan struct{} {
-	if r.ctx == nil {
-		return nil
-	}
-	return r.ctx.Done()
 }
 
 // call runs f on the loop and waits for it.
@@ -126,19 +133,28 @@ func (r *Runner) call(ctx context.Context, f func()) error {
 	ch := make(chan struct{})
 	select {
 	case r.msgs <- func() { f(); close(ch) }:
+	case <-r.quit:
+		return errStopped
 	case <-ctx.Done():
 		return lifecycle.Wrap(lifecycle.CodeUnavailable, "runner", ctx.Err())
 	}
 	select {
 	case <-ch:
 		return nil
+	case <-r.quit:
+		return errStopped
 	case <-ctx.Done():
 		return lifecycle.Wrap(lifecycle.CodeUnavailable, "runner", ctx.Err())
 	}
 }
 
+// errStopped answers calls that reach a runner whose loop has stopped.
+var errStopped = lifecycle.Wrap(lifecycle.CodeUnavailable, "runner", errors.New("stopped"))
+
 // Submit tells the runner that run id was created (pending); it is queued
-// for admission in request order.
+// for admission in request order. Like Wake, it is safe before Run (the
+// call is queued) and after Run returned (it does nothing: the next Run
+// recovers pending runs from the store).
 func (r *Runner) Submit(id string) { r.do(func() { r.submit(id) }) }
 
 // Wake resumes every run parked on key, e.g. "machine:<system_id>" or

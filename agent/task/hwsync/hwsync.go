@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/internal/atomicfile"
 )
 
 // Type is the task type this package handles.
@@ -105,28 +106,13 @@ func (Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Resu
 		Details: map[string]string{"creds_path": CredsPath, "units": TimerUnit + "," + ServiceUnit}}, nil
 }
 
-// writeCreds replaces the file atomically with mode 0600.
+// writeCreds replaces the file atomically (fsynced file and directory)
+// with mode 0600.
 func writeCreds(path string, body []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), credsDirMode); err != nil {
 		return fmt.Errorf("hw_sync_reseed: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".maas-machine-creds.*")
-	if err != nil {
-		return fmt.Errorf("hw_sync_reseed: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err = tmp.Chmod(credsMode); err == nil {
-		if _, err = tmp.Write(body); err == nil {
-			err = tmp.Sync()
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := atomicfile.Write(path, body, credsMode); err != nil {
 		return fmt.Errorf("hw_sync_reseed: write %s: %w", CredsPath, err)
 	}
 	return nil

@@ -1,0 +1,81 @@
+package maas_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
+)
+
+// A read that keeps failing retries with doubling, capped delays.
+func TestReadRetriesBackOffUpToTheCap(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "region restarting", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	tests := []struct {
+		name   string
+		jitter func() float64
+		want   []time.Duration
+	}{
+		{"whole step", func() float64 { return 1 },
+			[]time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 400 * time.Millisecond, 400 * time.Millisecond}},
+		{"half step", func() float64 { return 0 },
+			[]time.Duration{50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 200 * time.Millisecond, 200 * time.Millisecond}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := maas.New(maas.Config{BaseURL: srv.URL + "/MAAS/", APIKey: apiKey, ReadRetries: 5,
+				RetryBackoff: 100 * time.Millisecond, RetryMaxBackoff: 400 * time.Millisecond, Jitter: tt.jitter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			waits := maas.RecordWaits(c)
+			if _, err := c.Version(context.Background()); lifecycle.ErrorCode(err) != lifecycle.CodeUnavailable {
+				t.Fatalf("Version() = %v, want unavailable", err)
+			}
+			if diff := cmp.Diff(tt.want, waits()); diff != "" {
+				t.Errorf("retry delays (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// By default the delays are jittered within [step/2, step) and capped at 5s.
+func TestReadRetriesAreJitteredByDefault(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "region restarting", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := maas.New(maas.Config{BaseURL: srv.URL + "/MAAS/", APIKey: apiKey, ReadRetries: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waits := maas.RecordWaits(c)
+	c.Version(context.Background())
+	c.Version(context.Background())
+	got := waits()
+	if len(got) != 20 {
+		t.Fatalf("%d retries, want 20", len(got))
+	}
+	if first := got[0]; first < 125*time.Millisecond || first >= 250*time.Millisecond {
+		t.Errorf("first delay %v, want within [125ms, 250ms)", first)
+	}
+	if got[0] == got[10] && got[1] == got[11] && got[2] == got[12] {
+		t.Errorf("two reads retried after the same delays %v: no jitter", got[:3])
+	}
+	for i, d := range got {
+		if d > 5*time.Second {
+			t.Errorf("retry %d waits %v, over the 5s cap", i%10+1, d)
+		}
+	}
+	if last := got[9]; last < 2500*time.Millisecond {
+		t.Errorf("tenth delay %v, want the capped step's band [2.5s, 5s)", last)
+	}
+}
