@@ -12,6 +12,12 @@ import (
 // crash between the two leaves a drift that the next pass acts on).
 func (r *Reconciler) node(ctx context.Context, sc siteCtx, n lifecycle.Node, o Observation, rep *Report) {
 	rep.Nodes++
+	defer r.nodes.lock(n.ID)()
+	n, err := r.fresh(ctx, n)
+	if err != nil {
+		r.log.Warn("reconcile: read node", "site", n.SiteID, "node", n.ID, "err", err)
+		return
+	}
 	now := r.now()
 	if run := sc.ownedBy(n); run != "" {
 		rep.Owned++

@@ -16,6 +16,7 @@ type Store interface {
 	ListSites(ctx context.Context) ([]lifecycle.Site, error)
 	GetSitePolicy(ctx context.Context, siteID string) (lifecycle.SitePolicy, error)
 	ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error)
+	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
 	TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (lifecycle.Node, error)
 	UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (lifecycle.Node, error)
 	ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error)
@@ -44,9 +45,10 @@ type Config struct {
 
 // Reconciler applies the drift rules. Create with New.
 type Reconciler struct {
-	cfg Config
-	log *slog.Logger
-	now func() time.Time
+	cfg   Config
+	log   *slog.Logger
+	now   func() time.Time
+	nodes nodeLocks // one pass at a time per node
 }
 
 // New returns a reconciler over cfg.
