@@ -14,6 +14,7 @@ require (
 	github.com/prometheus/common v0.62.0
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/sync v0.17.0
+	golang.org/x/term v0.33.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
