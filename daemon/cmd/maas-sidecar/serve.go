@@ -17,6 +17,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
 	"github.com/gpuaas/maas-sidecar/daemon/sdnotify"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
 
 // serve runs the daemon until ctx ends (SIGTERM/SIGINT) or a part fails.
@@ -26,7 +27,7 @@ import (
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("maas-sidecar starting", "version", buildinfo.String(), "state_dir", cfg.StateDir, "dev", cfg.Dev)
 	if cfg.Dev {
-		if err := devmode.PrepareStateDir(cfg.StateDir, storeFile); err != nil {
+		if err := devmode.PrepareStateDir(cfg.StateDir, bolt.FileName); err != nil {
 			return err
 		}
 	}
