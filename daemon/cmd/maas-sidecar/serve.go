@@ -16,8 +16,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
-	"github.com/gpuaas/maas-sidecar/daemon/sdnotify"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
 )
 
 // serve runs the daemon until ctx ends (SIGTERM/SIGINT) or a part fails.
