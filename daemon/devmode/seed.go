@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/devmode/simhost"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
-	"github.com/gpuaas/maas-sidecar/e2e/simhost"
 )
 
 // SiteStore is what seeding needs of the store.
