@@ -52,7 +52,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		return nil, err
 	}
 	sec := ad.secrets
-	c := &core{secrets: ad.writer, runs: ad.runs}
+	c := &core{secrets: ad.writer}
 	maasMetrics := maas.NewMetrics(reg)
 	connector := bridge.MaasConnector{Logger: log.With("component", "maas"), Metrics: maasMetrics}
 	resolver := bridge.ReseedPayloads{Sites: st, Secrets: sec, Connector: connector, RackURL: ad.rackURL}
@@ -80,6 +80,6 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		// A site created through the admin API is followed within one
 		// poll interval, not the feed's 30 s default (a store read).
 		SitesInterval: min(cfg.PollInterval, 30*time.Second)})
-	c.runs = append(c.runs, c.runner.Run, c.agents.run, c.feed.Run, recon.Run)
+	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
 	return c, nil
 }
