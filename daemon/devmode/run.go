@@ -14,8 +14,10 @@ import (
 )
 
 // drainTimeout bounds how long the simulator's HTTP server waits for the
-// requests in flight when the site stops.
-const drainTimeout = 5 * time.Second
+// requests in flight when the site stops; then it closes every connection
+// (a client's connection that never sent a request would otherwise hold
+// Shutdown for 5 s).
+const drainTimeout = time.Second
 
 // Run serves the simulator, drives its clock and boots every machine MAAS
 // deploys as a simulated host running the real agent, under
@@ -32,7 +34,9 @@ func (s *Site) Run(ctx context.Context) error {
 	err := s.Sim.Run(ctx)
 	dctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
-	err = errors.Join(err, srv.Shutdown(dctx))
+	if srv.Shutdown(dctx) != nil {
+		err = errors.Join(err, srv.Close())
+	}
 	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
 		err = errors.Join(err, serr)
 	}
