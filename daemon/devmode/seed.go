@@ -2,13 +2,9 @@ package devmode
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
-	"github.com/gpuaas/maas-sidecar/e2e/simhost"
 )
 
 // SiteStore is what seeding needs of the store.
@@ -39,25 +35,6 @@ func (s *Site) Seed(ctx context.Context, st SiteStore) error {
 		}
 	}
 	return nil
-}
-
-// BootHosts makes every machine MAAS deploys boot as a simulated host
-// running the real agent, under <state-dir>/hosts/<hostname>.
-func (s *Site) BootHosts(ctx context.Context) {
-	s.Sim.OnBoot(func(b maassim.Boot) {
-		root := filepath.Join(s.dir, b.Hostname)
-		if err := os.RemoveAll(root); err != nil { // a redeploy gets a fresh disk
-			s.log.Error("simulated host did not boot", "host", b.Hostname, "err", err)
-			return
-		}
-		_, err := simhost.Boot(ctx, root, b.UserData, simhost.Options{PollTimeout: 20 * time.Second,
-			RetryInitial: 200 * time.Millisecond, RetryMax: 5 * time.Second, Logger: s.log.With("component", "agent", "host", b.Hostname)})
-		if err != nil {
-			s.log.Error("simulated host did not boot", "host", b.Hostname, "err", err)
-			return
-		}
-		s.log.Info("simulated host booted; its agent is starting", "host", b.Hostname, "root", root)
-	})
 }
 
 // SendWebhooks points the simulator's webhook emitter at the daemon's

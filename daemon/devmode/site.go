@@ -1,17 +1,14 @@
 package devmode
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
@@ -31,7 +28,8 @@ type Options struct {
 	Logger   *slog.Logger
 }
 
-// Site is the running simulated site.
+// Site is the simulated site: the MAAS simulator on a loopback listener,
+// its hosts and their BMCs. Create with New, run with Run.
 type Site struct {
 	Sim           *maassim.Sim
 	URL           string // MAAS base URL, http://127.0.0.1:port/MAAS/
@@ -41,11 +39,13 @@ type Site struct {
 	apiKey        string
 	webhookSecret string
 	dir           string
+	ln            net.Listener
 	log           *slog.Logger
 }
 
-// Start runs the simulator until ctx ends.
-func Start(ctx context.Context, o Options) (*Site, error) {
+// New builds the simulated site and binds the simulator's listener;
+// nothing runs until Run.
+func New(o Options) (*Site, error) {
 	if o.Hosts == 0 {
 		o.Hosts = 12
 	}
@@ -58,20 +58,16 @@ func Start(ctx context.Context, o Options) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	srv := &http.Server{Handler: sim, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	go sim.Run(ctx)
-	go func() { <-ctx.Done(); srv.Close() }()
 	mem, err := secrets.NewMemory(true)
 	if err != nil {
 		return nil, err
 	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
 	s := &Site{Sim: sim, URL: "http://" + ln.Addr().String() + "/MAAS/", Secrets: mem, BMCs: Fleet{},
-		apiKey: key, webhookSecret: randomKey(), dir: filepath.Join(o.StateDir, "hosts"), log: o.Logger}
+		apiKey: key, webhookSecret: randomKey(), dir: filepath.Join(o.StateDir, "hosts"), ln: ln, log: o.Logger}
 	for i := 1; i <= o.Hosts; i++ {
 		h := Host{Hostname: fmt.Sprintf("gpu%02d", i), IPMI: fmt.Sprintf("10.10.0.%d", i)}
 		s.BMCs[h.IPMI] = sim.AddHost(maassim.HostSpec{PowerAddress: h.IPMI})
@@ -107,3 +103,6 @@ func PrepareStateDir(dir, storeFile string) error {
 	}
 	return errors.Join(os.WriteFile(marker, []byte("state created by maas-sidecar serve --dev\n"), 0o600))
 }
+
+// Close releases the listener of a site that will not Run.
+func (s *Site) Close() error { return s.ln.Close() }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+
+	"golang.org/x/term"
 )
 
 // New returns a logger writing to w at level: JSON unless w is a terminal.
@@ -18,12 +20,9 @@ func New(w io.Writer, level slog.Leveler) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-// IsTerminal reports whether w is a character device such as a terminal.
+// IsTerminal reports whether w is a terminal. Other character devices,
+// such as /dev/null, are not.
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

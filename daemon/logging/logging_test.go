@@ -50,6 +50,12 @@ func TestIsTerminal(t *testing.T) {
 		{"buffer", &bytes.Buffer{}, false},
 		{"regular file", f, false},
 	}
+	// /dev/null is a character device but not a terminal: a daemon whose
+	// output is discarded must not switch to human text.
+	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		defer null.Close()
+		tests = append(tests, tc{"/dev/null", null, false})
+	}
 	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
 		defer tty.Close()
 		tests = append(tests, tc{"controlling terminal", tty, true})

@@ -100,12 +100,17 @@ func (r *Runner) loseSite(id string) {
 	r.retryClaim(id)
 }
 
+// releaseLeases gives up every site's lease so another daemon can take
+// over at once. It is bounded by one lease TTL: by then the leases have
+// expired anyway, so a store that does not answer cannot hold up shutdown.
 func (r *Runner) releaseLeases() {
+	ctx, cancel := context.WithTimeout(context.Background(), r.opt.LeaseTTL)
+	defer cancel()
 	for _, s := range r.sites {
 		if s.renew != nil {
 			s.renew.Stop()
 		}
-		if err := r.opt.Store.ReleaseLease(context.Background(), s.lease); err != nil {
+		if err := r.opt.Store.ReleaseLease(ctx, s.lease); err != nil {
 			r.log.Warn("release lease", "site", s.id, "err", err)
 		}
 	}

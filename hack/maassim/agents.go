@@ -12,8 +12,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/gpuaas/maas-sidecar/daemon/devmode/simhost"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
-	"github.com/gpuaas/maas-sidecar/e2e/simhost"
 )
 
 // agents boots deployed machines as separate processes: the machine's

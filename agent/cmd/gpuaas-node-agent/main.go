@@ -23,11 +23,11 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/hostexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
-	"github.com/gpuaas/maas-sidecar/agent/sdnotify"
 	"github.com/gpuaas/maas-sidecar/agent/state"
 	"github.com/gpuaas/maas-sidecar/agent/systemd/sdbus"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
+	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
 
 	// The task catalog: one package per task type.
 	_ "github.com/gpuaas/maas-sidecar/agent/task/drain"
@@ -93,13 +93,9 @@ func run(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	stall := cfg.PollTimeout + cfg.RetryMax + time.Minute
-	go sdnotify.Watchdog(ctx, log, func() bool { return a.Healthy(time.Now(), stall) })
-	sdnotify.Ready(log)
+	n := sdnotify.New(log.With("component", "sdnotify"))
 	log.Info("gpuaas-node-agent started", "node", cfg.NodeID, "api_url", cfg.APIURL, "tasks", task.Default.Types())
-	err = a.Run(ctx)
-	sdnotify.Stopping(log)
-	return err
+	return serve(ctx, a.Run, n, watchdog(log, n, a, cfg.PollTimeout+cfg.RetryMax+time.Minute))
 }
 
 // policy maps the config's cleanup section to the tasks' policy.

@@ -55,7 +55,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		return nil, err
 	}
 	sec := secrets.NewStore(ad.secrets)
-	c := &core{secrets: ad.writer, runs: ad.runs, pki: p}
+	c := &core{secrets: ad.writer, pki: p}
 	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg)}
 	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power,
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
@@ -81,6 +81,6 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		// A site created through the admin API is followed within one
 		// poll interval, not the feed's 30 s default (a store read).
 		SitesInterval: min(cfg.PollInterval, 30*time.Second)})
-	c.runs = append(c.runs, c.runner.Run, c.agents.run, c.feed.Run, recon.Run)
+	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
 	return c, nil
 }

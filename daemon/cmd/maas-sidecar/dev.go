@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"strings"
@@ -11,18 +12,18 @@ import (
 	"github.com/gpuaas/maas-sidecar/ipmi"
 )
 
-// devAdapters starts the simulated site and gives the core its ports.
+// devAdapters builds and seeds the simulated site and gives the core its
+// ports; the site runs as one of the adapters' loops.
 func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *slog.Logger) (*devmode.Site, adapters, error) {
-	site, err := devmode.Start(ctx, devmode.Options{StateDir: cfg.StateDir, Logger: log})
+	site, err := devmode.New(devmode.Options{StateDir: cfg.StateDir, Logger: log})
 	if err != nil {
 		return nil, adapters{}, err
 	}
 	if err := site.Seed(ctx, st); err != nil {
-		return nil, adapters{}, err
+		return nil, adapters{}, errors.Join(err, site.Close())
 	}
-	site.BootHosts(ctx)
 	return site, adapters{secrets: site.Secrets, writer: site.Secrets, power: ipmi.PXE{BMCs: site.BMCs},
-		rackURL: strings.TrimSuffix(site.URL, "/")}, nil
+		rackURL: strings.TrimSuffix(site.URL, "/"), runs: []func(context.Context) error{site.Run}}, nil
 }
 
 // devWelcome prints the banner and returns the demo batch to run (nil

@@ -9,24 +9,25 @@ import (
 	"net"
 	"os"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/buildinfo"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
-	"github.com/gpuaas/maas-sidecar/daemon/sdnotify"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
 )
 
 // serve runs the daemon until ctx ends (SIGTERM/SIGINT) or a part fails.
 // Order: bind the listener and serve the probes (/readyz says starting),
 // open the store and the admin token, then READY=1. On the way out:
-// /readyz says stopping, STOPPING=1, HTTP shuts down, then the store closes.
+// /readyz says stopping, STOPPING=1, then the parts stop stage by stage
+// (HTTP stops and drains; the runner releases its leases, with the feed
+// and the reconciler; the adapters' loops), then the store closes.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("maas-sidecar starting", "version", buildinfo.String(), "state_dir", cfg.StateDir, "dev", cfg.Dev)
 	if cfg.Dev {
-		if err := devmode.PrepareStateDir(cfg.StateDir, storeFile); err != nil {
+		if err := devmode.PrepareStateDir(cfg.StateDir, bolt.FileName); err != nil {
 			return err
 		}
 	}
@@ -42,9 +43,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	var ready api.Readiness
 	var adminSlot api.Slot
 	notifier := sdnotify.New(log.With("component", "sdnotify"))
-	parts, stopParts := context.WithCancel(context.Background())
-	defer stopParts()
-	g, gctx := errgroup.WithContext(parts)
+	p := newParts(log)
 	reg := api.NewRegistry(buildinfo.String())
 	srv := &api.Server{
 		Listener:        ln,
@@ -53,48 +52,48 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Logger:          log.With("component", "api"),
 		Limits:          limits(cfg.AdminHTTP),
 	}
-	g.Go(func() error { return srv.Run(gctx) })
+	p.Go(stageHTTP, srv.Run)
 
 	st, err := startStore(ctx, cfg, log, metrics.NewCommits(reg).Observe)
 	if err != nil {
-		stopParts()
-		return errors.Join(err, g.Wait())
+		return errors.Join(err, p.Stop())
 	}
-	site, ad, err := pickAdapters(gctx, cfg, st, reg, log)
+	site, ad, err := pickAdapters(ctx, cfg, st, reg, log)
 	var c *core
 	if err == nil {
 		c, err = buildCore(cfg, st, ad, reg, log)
 	}
 	if err != nil {
-		stopParts()
-		return errors.Join(err, g.Wait(), st.Close())
+		return errors.Join(err, p.Stop(st.Close))
 	}
+	p.Go(stageHTTP, c.agents.run)
 	for _, run := range c.runs {
-		g.Go(func() error { return run(gctx) })
+		p.Go(stageCore, run)
+	}
+	for _, run := range ad.runs {
+		p.Go(stageAdapters, run)
 	}
 	adminSlot.Set(adminAPI(st, c, log))
 	check := api.CheckerFunc(st.Check)
 	ready.Serve(check)
 	notifier.Ready()
-	wd := watchdog(log, notifier, check)
-	g.Go(func() error { return wd.Run(gctx) })
+	p.Go(stageCore, watchdog(log, notifier, check).Run)
 	log.Info("maas-sidecar ready")
 	if site != nil {
 		if demo := devWelcome(cfg, site, ln.Addr().String(), log); demo != nil {
-			g.Go(func() error { return demo(gctx) })
+			p.Go(stageHTTP, demo)
 		}
 	}
 
 	select {
 	case <-ctx.Done():
 		log.Info("maas-sidecar shutting down", "reason", "signal")
-	case <-gctx.Done():
+	case <-p.Failed():
 		log.Info("maas-sidecar shutting down", "reason", "a part stopped")
 	}
 	ready.Stop()
 	notifier.Stopping()
-	stopParts()
-	if err := errors.Join(g.Wait(), st.Close()); err != nil {
+	if err := p.Stop(st.Close); err != nil {
 		return err
 	}
 	log.Info("maas-sidecar stopped")

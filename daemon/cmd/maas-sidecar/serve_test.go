@@ -102,7 +102,7 @@ func checkMode(t *testing.T, path string, want os.FileMode) {
 // checkStored opens the stopped daemon's store and finds the token valid.
 func checkStored(t *testing.T, stateDir, token string) {
 	t.Helper()
-	st, err := bolt.Open(filepath.Join(stateDir, "maas-sidecar.db"), bolt.Options{LockTimeout: time.Second})
+	st, err := bolt.Open(filepath.Join(stateDir, bolt.FileName), bolt.Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

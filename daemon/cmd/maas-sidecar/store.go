@@ -13,9 +13,6 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
 
-// storeFile is the bbolt file inside the state directory.
-const storeFile = "maas-sidecar.db"
-
 // daemonStore is the open store plus the readiness check built on it.
 type daemonStore struct {
 	lifecycle.Store
@@ -30,7 +27,7 @@ func (s daemonStore) Check(ctx context.Context) error {
 // startStore opens the bbolt store (its commit latency goes to onCommit)
 // and makes sure the first admin token exists; on failure nothing stays open.
 func startStore(ctx context.Context, cfg config.Config, log *slog.Logger, onCommit func(time.Duration)) (daemonStore, error) {
-	st, err := bolt.Open(filepath.Join(cfg.StateDir, storeFile), bolt.Options{
+	st, err := bolt.Open(filepath.Join(cfg.StateDir, bolt.FileName), bolt.Options{
 		Logger:      log.With("component", "store"),
 		LockTimeout: cfg.StoreLockTimeout,
 		OnCommit:    onCommit,

@@ -16,9 +16,11 @@ type Boot struct {
 	TokenSecret        string
 }
 
-// boot runs the OnBoot hook outside the lock, on its own goroutine.
+// boot runs the OnBoot hook outside the lock, on its own goroutine, which
+// Run waits for. Called with s.mu held; once Run has stopped, machines no
+// longer boot.
 func (s *Sim) boot(m *machine) {
-	if s.onBoot == nil {
+	if s.onBoot == nil || s.stopped {
 		return
 	}
 	b := Boot{SystemID: m.systemID, Hostname: m.hostname, RawUserData: m.userData, EnableHWSync: m.enableHWSync}
@@ -28,5 +30,14 @@ func (s *Sim) boot(m *machine) {
 	if m.token != nil {
 		b.ConsumerKey, b.TokenKey, b.TokenSecret = m.token.consumerKey, m.token.key, m.token.secret
 	}
-	go s.onBoot(b)
+	s.boots.Go(func() { s.onBoot(b) })
+}
+
+// stopBooting makes later deployments end without a boot and waits for the
+// OnBoot hooks already running.
+func (s *Sim) stopBooting() {
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+	s.boots.Wait()
 }

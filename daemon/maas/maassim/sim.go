@@ -26,6 +26,8 @@ type Sim struct {
 	ids      int // ids of interfaces, links, disks, partitions, subnets
 	evID     int
 	onBoot   func(Boot)
+	boots    sync.WaitGroup // running OnBoot hooks
+	stopped  bool           // Run has ended: no more boots
 	hook     *emitter
 }
 
@@ -50,7 +52,8 @@ func New(opts Options) (*Sim, error) {
 }
 
 // Run settles timers every TickInterval, polls unenlisted hosts for PXE
-// boots and delivers webhooks, until ctx ends.
+// boots and delivers webhooks, until ctx ends. It returns once the webhook
+// emitter and every OnBoot hook it started have returned.
 func (s *Sim) Run(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { defer close(done); s.hook.run(ctx) }()
@@ -60,6 +63,7 @@ func (s *Sim) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			<-done
+			s.stopBooting()
 			return nil
 		case <-t.C:
 			s.Step(ctx)

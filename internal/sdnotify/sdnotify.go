@@ -1,7 +1,9 @@
-// Package sdnotify tells systemd about the daemon (Type=notify units):
-// READY=1 once it serves, STOPPING=1 when it shuts down, and WATCHDOG=1
-// keep-alives at half the interval systemd asks for in WATCHDOG_USEC.
-// Without NOTIFY_SOCKET every call is a no-op.
+// Package sdnotify tells systemd about the daemon and the node agent
+// (Type=notify units): READY=1 once a binary serves, STOPPING=1 when it
+// shuts down, and WATCHDOG=1 keep-alives at half the interval systemd
+// asks for in WATCHDOG_USEC, sent only while a health check passes.
+// Without NOTIFY_SOCKET every call is a no-op. Both binaries use it, so it
+// imports neither's packages.
 package sdnotify
 
 import (

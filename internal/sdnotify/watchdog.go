@@ -9,10 +9,10 @@ import (
 // checkTimeout bounds one health check of the watchdog loop.
 const checkTimeout = 2 * time.Second
 
-// Watchdog keeps systemd's watchdog fed while the daemon is healthy: every
-// Interval/2 it runs Check and, when that passes, sends WATCHDOG=1. A daemon
-// whose store stops answering therefore stops feeding the watchdog and
-// systemd restarts it.
+// Watchdog keeps systemd's watchdog fed while the process is healthy:
+// every Interval/2 it runs Check and, when that passes, sends WATCHDOG=1.
+// A daemon whose store stops answering, or an agent whose loop stalls,
+// therefore stops feeding the watchdog and systemd restarts it.
 type Watchdog struct {
 	Interval time.Duration // systemd's interval; 0 disables the loop
 	Check    func(ctx context.Context) error

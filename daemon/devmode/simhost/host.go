@@ -12,7 +12,6 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/state"
-	"github.com/gpuaas/maas-sidecar/agent/systemd/fakesystemd"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
 
@@ -26,7 +25,9 @@ import (
 type Host struct {
 	Root    string
 	Agent   *agent.Agent
-	Systemd *fakesystemd.Manager
+	Systemd *Units
+	done    chan struct{}
+	err     error // the agent's Run result, set before done closes
 }
 
 // Options tune Boot.
@@ -37,7 +38,8 @@ type Options struct {
 }
 
 // Boot applies userData to a fresh root and runs the agent it configures
-// until ctx ends.
+// until ctx ends. The caller owns the agent's goroutine: Wait returns once
+// it has stopped.
 func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, error) {
 	if err := Apply(root, userData); err != nil {
 		return nil, err
@@ -61,12 +63,23 @@ func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, 
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	sd := fakesystemd.New()
+	sd := newUnits()
 	a, err := agent.New(agent.Options{Config: cfg, Root: r, State: state.Dir(filepath.Join(root, "var/lib/gpuaas-node-agent")),
 		Transport: tr, Systemd: sd, Registry: task.Default, Clock: clock.Real{}, Logger: o.Logger})
 	if err != nil {
 		return nil, err
 	}
-	go a.Run(ctx)
-	return &Host{Root: root, Agent: a, Systemd: sd}, nil
+	h := &Host{Root: root, Agent: a, Systemd: sd, done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		h.err = a.Run(ctx)
+	}()
+	return h, nil
+}
+
+// Wait blocks until the agent has stopped (its context ended) and returns
+// what its Run returned.
+func (h *Host) Wait() error {
+	<-h.done
+	return h.err
 }

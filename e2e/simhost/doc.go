@@ -1,6 +1,0 @@
-// Package simhost is a simulated GPU host for tests and dev mode: when
-// MAAS "boots" a deployed machine, it applies the cloud-config parts of
-// the machine's user-data (write_files) to a fixture root and starts the
-// real node agent from what cloud-init left there. Shell parts and runcmd
-// are not executed: the host is simulated, the agent is real.
-package simhost
