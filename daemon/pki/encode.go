@@ -50,7 +50,7 @@ func writeFile(path string, b []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(perm); err == nil {
+	if err = tmp.Chmod(perm); err == nil {
 		if _, err = tmp.Write(b); err == nil {
 			err = tmp.Sync()
 		}
