@@ -1,6 +1,9 @@
 package lifecycle
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // TaskType is a typed agent task. The agent runs only these; there is no
 // shell payload type.
@@ -27,12 +30,7 @@ var TaskTypes = []TaskType{
 
 // Valid reports whether t is in the catalog.
 func (t TaskType) Valid() bool {
-	for _, v := range TaskTypes {
-		if v == t {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(TaskTypes, t)
 }
 
 // TaskState is where a task is in the queue.
