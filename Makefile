@@ -42,10 +42,18 @@ test-deps:
 $(VAULTDEV): hack/vaultdev/go.mod hack/vaultdev/go.sum $(wildcard hack/vaultdev/*.go)
 	cd hack/vaultdev && $(GO) build -o $(abspath $(VAULTDEV)) .
 
-lint: ## gofmt and go vet (the guard-rail tests run with the suite).
+# staticcheck is pinned in its own module (hack/tools) so that it adds nothing
+# to the product's dependencies. -matrix checks the untagged and the tagged
+# build in one run and reports dead code only when it is dead in both.
+STATICCHECK := $(BIN)/staticcheck
+$(STATICCHECK): hack/tools/go.mod hack/tools/go.sum
+	$(GO) build -C hack/tools -o $(abspath $(STATICCHECK)) honnef.co/go/tools/cmd/staticcheck
+
+lint: $(STATICCHECK) ## gofmt, go vet and staticcheck, untagged and with the integration,e2e tags.
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet -tags integration,e2e $(PKGS)
+	printf 'default:\ntagged: -tags=integration,e2e\n' | $(STATICCHECK) -matrix $(PKGS)
 
 bench: ## Run the benchmarks (figures recorded in docs/benchmarks.md).
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

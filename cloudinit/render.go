@@ -12,9 +12,6 @@ type Renderer struct {
 	Rand io.Reader
 }
 
-// Render is Renderer{}.Render: user-data with a random password salt.
-func Render(p Params) ([]byte, error) { return Renderer{}.Render(p) }
-
 // Render validates p and returns the multipart MIME user-data (DESIGN.md
 // §8), ready for MAAS's deploy user_data after base64 encoding. A bad
 // parameter gives a *FieldError.

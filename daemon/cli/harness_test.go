@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
@@ -21,7 +22,8 @@ import (
 )
 
 // daemon is the admin API served on loopback over a real bbolt store and
-// a real runner that drives a workflow finishing in two quick stages.
+// a real runner that drives a workflow finishing in two quick stages; every
+// exchange is checked against the OpenAPI document.
 type daemon struct {
 	t     *testing.T
 	addr  string
@@ -44,7 +46,7 @@ func startDaemon(t *testing.T) *daemon {
 	go func() { _ = run.Run(ctx); close(done) }()
 	<-run.Ready()
 	d.vault = &vault{data: map[string]map[string]string{}}
-	srv := httptest.NewServer(admin.New(admin.Config{Store: st, Runner: run, Secrets: d.vault, Prober: prober{}}).Handler())
+	srv := httptest.NewServer(openapitest.Handler(t, admin.New(admin.Config{Store: st, Runner: run, Secrets: d.vault, Prober: prober{}}).Handler()))
 	t.Cleanup(func() { srv.Close(); cancel(); <-done; st.Close() })
 	d.addr = srv.URL
 	_, err = admintoken.Ensure(context.Background(), st, admintoken.Options{Dir: d.state})

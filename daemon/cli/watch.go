@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // onboardingWatch follows one onboarding or a batch, printing the state,
@@ -86,9 +88,7 @@ func (s *session) progress(runs []run) error {
 // settled reports whether no run will move without an operator.
 func settled(runs []run) bool {
 	for _, r := range runs {
-		switch r.Status {
-		case "completed", "reconciled", "cancelled", "failed_retryable", "failed_manual_intervention":
-		default:
+		if s := lifecycle.JobState(r.Status); !s.Terminal() && !s.Failed() {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package feed_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
 	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -76,7 +78,7 @@ func newSite(t testing.TB, o opts) *site {
 	s.client, err = maas.New(maas.Config{BaseURL: s.maasURL, APIKey: apiKey})
 	must(t, err)
 	s.build(o, secrets)
-	asrv := httptest.NewServer(admin.New(admin.Config{Store: s.store, Webhooks: s.feed, Reconciliation: s.feed}).Handler())
+	asrv := httptest.NewServer(validated(t, admin.New(admin.Config{Store: s.store, Webhooks: s.feed, Reconciliation: s.feed}).Handler()))
 	s.adminURL = asrv.URL
 	if o.webhooks {
 		sim.SetWebhooks([]maassim.WebhookTarget{{URL: s.adminURL + admin.WebhookPath + "?site_id=" + siteID, Secret: hookSecret}}, o.faults)
@@ -170,4 +172,13 @@ func (w *wakeLog) count(key string) int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.keys[key]
+}
+
+// validated checks every admin API exchange of a test against the OpenAPI
+// document; benchmarks measure the API alone.
+func validated(t testing.TB, h http.Handler) http.Handler {
+	if _, ok := t.(*testing.B); ok {
+		return h
+	}
+	return openapitest.Handler(t, h)
 }

@@ -1,5 +1,7 @@
 package lifecycle
 
+import "slices"
+
 // Action is an operator recovery action on a run (seed 001 §4.9,
 // seed 000 §8). The actions are distinct and not interchangeable.
 type Action string
@@ -73,20 +75,11 @@ func CheckAction(a Action, s JobState) (noop bool, err error) {
 	if !ok {
 		return false, Invalid(op, "action", "unknown action %q", a)
 	}
-	if containsJob(r.NoOpIn, s) {
+	if slices.Contains(r.NoOpIn, s) {
 		return true, nil
 	}
-	if !containsJob(r.ValidIn, s) {
+	if !slices.Contains(r.ValidIn, s) {
 		return false, Errorf(CodeConflict, op, "action %s is not valid for a run that is %s", a, s)
 	}
 	return false, nil
-}
-
-func containsJob(list []JobState, s JobState) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

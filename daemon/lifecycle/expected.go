@@ -1,5 +1,7 @@
 package lifecycle
 
+import "slices"
+
 // ExpectedMaas is what MAAS should show for a node in a given lifecycle
 // state (seed 000 §6.2). It is an expectation used by drift detection, not a
 // rule that blocks transitions.
@@ -50,10 +52,5 @@ func (e ExpectedMaas) Matches(o Observed) bool {
 	if e.AnyFailed && o.Status.Failed() {
 		return true
 	}
-	for _, s := range e.Statuses {
-		if s == o.Status {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(e.Statuses, o.Status)
 }

@@ -1,5 +1,7 @@
 package lifecycle
 
+import "slices"
+
 // JobState is the execution state of a run: an onboarding or a
 // decommission (seed 000 §4.1 and §5.1, one model for both).
 type JobState string
@@ -45,12 +47,7 @@ var jobMoves = map[JobState][]JobState{
 
 // Valid reports whether s is a known job state.
 func (s JobState) Valid() bool {
-	for _, v := range JobStates {
-		if v == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(JobStates, s)
 }
 
 // Terminal reports whether s ends the run.
@@ -65,12 +62,7 @@ func (s JobState) Failed() bool {
 
 // CanMoveJob reports whether a run may move from -> to.
 func CanMoveJob(from, to JobState) bool {
-	for _, t := range jobMoves[from] {
-		if t == to {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(jobMoves[from], to)
 }
 
 // CheckJobMove returns a conflict naming both states when from -> to is illegal.

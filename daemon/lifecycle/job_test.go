@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -72,11 +73,11 @@ func TestActionsValidStatesAndTargets(t *testing.T) {
 			noop, err := CheckAction(a, s)
 			r := a.Rule()
 			switch {
-			case containsJob(r.NoOpIn, s):
+			case slices.Contains(r.NoOpIn, s):
 				if !noop || err != nil {
 					t.Errorf("%s in %s: want idempotent no-op, got noop=%v err=%v", a, s, noop, err)
 				}
-			case containsJob(r.ValidIn, s):
+			case slices.Contains(r.ValidIn, s):
 				if noop || err != nil {
 					t.Errorf("%s in %s: want valid, got noop=%v err=%v", a, s, noop, err)
 				}

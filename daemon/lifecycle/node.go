@@ -1,5 +1,7 @@
 package lifecycle
 
+import "slices"
+
 // NodeState is the coarse, operator-facing lifecycle state of a node
 // (seed 000 §3.1). Workflow micro-states never appear here.
 type NodeState string
@@ -25,12 +27,7 @@ var NodeStates = []NodeState{
 
 // Valid reports whether s is one of the nine node states.
 func (s NodeState) Valid() bool {
-	for _, v := range NodeStates {
-		if v == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(NodeStates, s)
 }
 
 // Terminal reports whether no transition leaves s.

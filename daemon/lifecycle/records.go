@@ -1,6 +1,9 @@
 package lifecycle
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Node is the GPUaaS node record: coarse state plus its MAAS binding.
 // Status changes only through Store.TransitionNode.
@@ -164,6 +167,12 @@ const (
 	RoleOperator Role = "operator"
 	RoleAdmin    Role = "admin"
 )
+
+// Roles lists every role, from least to most privileged.
+var Roles = []Role{RoleViewer, RoleOperator, RoleAdmin}
+
+// Valid reports whether r is one of the three roles.
+func (r Role) Valid() bool { return slices.Contains(Roles, r) }
 
 // AdminToken is an admin API bearer token. Only its SHA-256 hash is stored.
 type AdminToken struct {

@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -30,12 +31,7 @@ var TaskTypes = []TaskType{
 
 // Valid reports whether t is in the catalog.
 func (t TaskType) Valid() bool {
-	for _, v := range TaskTypes {
-		if v == t {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(TaskTypes, t)
 }
 
 // TaskState is where a task is in the queue.

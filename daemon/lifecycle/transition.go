@@ -1,5 +1,7 @@
 package lifecycle
 
+import "slices"
+
 // Transition is one allowed move of the node state machine with the actors
 // that own it (seed 000 §3.2–§3.3).
 type Transition struct {
@@ -66,7 +68,7 @@ func CheckTransition(from, to NodeState, c TransitionContext) error {
 		}
 		return Errorf(CodeConflict, op, "transition %s -> %s is not allowed", from, to)
 	}
-	if !ownedBy(t, c.Actor) {
+	if !slices.Contains(t.Owners, c.Actor) {
 		return Errorf(CodeForbidden, op, "actor %q may not move a node %s -> %s (owners: %v)", c.Actor, from, to, t.Owners)
 	}
 	if to.NeedsOwningTask() && c.TaskID == "" {
@@ -76,13 +78,4 @@ func CheckTransition(from, to NodeState, c TransitionContext) error {
 		return Errorf(CodeConflict, op, "retired -> active needs a retained node identity; re-onboard as a new node")
 	}
 	return nil
-}
-
-func ownedBy(t Transition, a Actor) bool {
-	for _, o := range t.Owners {
-		if o == a {
-			return true
-		}
-	}
-	return false
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
@@ -118,14 +117,6 @@ func errText(err error) string {
 		return "MAAS returned no usable machine"
 	}
 	return err.Error()
-}
-
-func since(c *runner.Context, v string) time.Duration {
-	t, err := time.Parse(time.RFC3339Nano, c.Var(v))
-	if err != nil {
-		return 0
-	}
-	return c.Now().Sub(t)
 }
 
 // Finder looks machines up in MAAS.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
@@ -128,6 +129,8 @@ func (r resp) problem(t *testing.T) (field, code string) {
 
 // do sends a request as role ("" sends no token); body is JSON-encoded
 // unless it is a string or []byte, which are sent as they are.
+// Every exchange is checked against docs/openapi.json (openapitest): an
+// answer the document does not describe fails the test.
 func (e *env) do(role lifecycle.Role, method, path string, body any, hdr ...string) resp {
 	e.t.Helper()
 	var rd io.Reader
@@ -150,7 +153,7 @@ func (e *env) do(role lifecycle.Role, method, path string, body any, hdr ...stri
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
 	rec := httptest.NewRecorder()
-	e.handler.ServeHTTP(rec, req)
+	openapitest.Handler(e.t, e.handler).ServeHTTP(rec, req)
 	fmt.Fprintf(&e.answers, "%v\n%s\n", rec.Header(), rec.Body.Bytes())
 	return resp{Code: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
 }

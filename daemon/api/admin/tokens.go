@@ -40,7 +40,7 @@ func (a *API) createToken(r *http.Request, c *call) (int, any, error) {
 	if q.Name == "" || len(q.Name) > 64 || q.Name == admintoken.Name {
 		return 0, nil, lifecycle.Invalid(op, "name", "name is required: 1-64 characters, not %q", admintoken.Name)
 	}
-	if _, ok := rank[q.Role]; !ok {
+	if !q.Role.Valid() {
 		return 0, nil, lifecycle.Invalid(op, "role", "role %.32q is not admin, operator or viewer", q.Role)
 	}
 	tok, err := admintoken.Generate(a.rand)

@@ -2,8 +2,6 @@ package maassim
 
 import "fmt"
 
-const tib = 1 << 40
-
 func (sp HostSpec) withDefaults() HostSpec {
 	if sp.NVMe == 0 {
 		sp.NVMe = 4

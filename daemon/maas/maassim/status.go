@@ -39,7 +39,7 @@ const (
 // statusFromFilter parses the lowercase name used by the status= filter.
 func statusFromFilter(name string) (Status, bool) {
 	for _, s := range AllStatuses() {
-		if strings.ToLower(s.Name()) == strings.ToLower(name) {
+		if strings.EqualFold(s.Name(), name) {
 			return s, true
 		}
 	}

@@ -14,7 +14,7 @@ func (s *Store) CreateAdminToken(ctx context.Context, t lifecycle.AdminToken) er
 	switch {
 	case t.ID == "" || t.Hash == "":
 		return lifecycle.Invalid(op, "id", "a token needs an id and a hash")
-	case t.Role != lifecycle.RoleAdmin && t.Role != lifecycle.RoleOperator && t.Role != lifecycle.RoleViewer:
+	case !t.Role.Valid():
 		return lifecycle.Invalid(op, "role", "role %q is not one of admin, operator, viewer", t.Role)
 	}
 	return s.update(ctx, op, func(tx *bbolt.Tx) error {
