@@ -67,9 +67,11 @@ type Feed struct {
 	ingest  chan ingestReq
 	kick    chan struct{}
 	secrets secretCache
-	mu      sync.Mutex
-	known   map[string]map[string]string // site -> system id -> fingerprint
-	running chan struct{}
+	// rejectLog logs rejected webhooks once per site a minute.
+	rejectLog logGate
+	mu        sync.Mutex
+	known     map[string]map[string]string // site -> system id -> fingerprint
+	running   chan struct{}
 }
 
 // New returns a feed over cfg; nothing runs until Run.

@@ -32,8 +32,9 @@ var (
 func (f *Feed) Receive(ctx context.Context, siteID, sigHeader string, body []byte) error {
 	reason, err := f.receive(ctx, siteID, sigHeader, body)
 	f.cfg.Metrics.webhook(reason)
-	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable {
-		f.log.Warn("webhook rejected", "site", siteID, "reason", reason)
+	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && f.rejectLog.open(siteID, f.cfg.Clock.Now()) {
+		f.log.Warn("webhook rejected", "site", siteID, "reason", reason,
+			"note", "further rejections for this site are counted, not logged, for a minute")
 	}
 	return err
 }

@@ -4,12 +4,17 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // secretCache keeps each site's webhook secret for a minute, so a burst
 // of webhooks does not read Vault per request. A signature that fails
 // against a cached secret is checked once more against a fresh read, so a
-// rotated secret works at once.
+// rotated secret works at once; but a site's secret is re-read at most
+// once per refreshEvery, so a flood of badly signed webhooks costs Vault
+// one read per site every few seconds, not one per request. A site with
+// no secret is remembered as unknown for unknownTTL.
 type secretCache struct {
 	src     Secrets
 	now     func() time.Time
@@ -18,25 +23,52 @@ type secretCache struct {
 }
 
 type secretEntry struct {
-	secret []byte
-	at     time.Time
+	secret  []byte
+	missing bool // Vault has no secret for the site
+	at      time.Time
 }
 
-const secretTTL = time.Minute
+const (
+	secretTTL    = time.Minute
+	refreshEvery = 5 * time.Second
+	unknownTTL   = 30 * time.Second
+)
 
 func (c *secretCache) get(ctx context.Context, siteID string, fresh bool) (secret []byte, cached bool, err error) {
-	c.mu.Lock()
-	e, ok := c.entries[siteID]
-	c.mu.Unlock()
-	if ok && !fresh && c.now().Sub(e.at) < secretTTL {
+	if e, ok := c.cached(siteID, fresh); ok {
+		if e.missing {
+			return nil, true, lifecycle.Errorf(lifecycle.CodeNotFound, "feed.secret", "no webhook secret for site %s", siteID)
+		}
 		return e.secret, true, nil
 	}
 	s, err := c.src.WebhookSecret(ctx, siteID)
-	if err != nil {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case lifecycle.ErrorCode(err) == lifecycle.CodeNotFound:
+		c.entries[siteID] = secretEntry{missing: true, at: c.now()}
+		return nil, false, err
+	case err != nil:
 		return nil, false, err
 	}
-	c.mu.Lock()
 	c.entries[siteID] = secretEntry{secret: s, at: c.now()}
-	c.mu.Unlock()
 	return s, false, nil
+}
+
+// cached returns the entry to answer with instead of reading Vault.
+func (c *secretCache) cached(siteID string, fresh bool) (secretEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[siteID]
+	if !ok {
+		return e, false
+	}
+	age := c.now().Sub(e.at)
+	switch {
+	case e.missing:
+		return e, age < unknownTTL
+	case fresh:
+		return e, age < refreshEvery
+	}
+	return e, age < secretTTL
 }
