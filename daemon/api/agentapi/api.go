@@ -12,10 +12,10 @@ import (
 // API serves the agent routes.
 type API struct {
 	cfg       Config
-	contacts  contacts
+	contacts  throttle // node contact writes
 	enrollers sources
-	authLog   logGate // refused certificates, per node and reason
-	enrollLog logGate // failed enrollments, per reason
+	authLog   throttle // refused certificates, per node and reason
+	enrollLog throttle // failed enrollments, per reason
 }
 
 // New returns the agent API over cfg (defaults filled in).

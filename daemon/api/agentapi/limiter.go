@@ -65,13 +65,16 @@ func (s *sources) prune(now time.Time) {
 	}
 }
 
-// logGate lets one log line per key through per interval.
-type logGate struct {
+// throttle lets one event per key through per interval: one log line per
+// refusal reason, one contact write per node. Keys are bounded by
+// maxSources (the map is cleared when full).
+type throttle struct {
 	mu   sync.Mutex
 	last map[string]time.Time
 }
 
-func (g *logGate) open(key string, now time.Time, every time.Duration) bool {
+// open reports whether key may act at now, and if so records now.
+func (g *throttle) open(key string, now time.Time, every time.Duration) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.last == nil {
@@ -85,4 +88,11 @@ func (g *logGate) open(key string, now time.Time, every time.Duration) bool {
 	}
 	g.last[key] = now
 	return true
+}
+
+// forget drops key, so its next event goes through.
+func (g *throttle) forget(key string) {
+	g.mu.Lock()
+	delete(g.last, key)
+	g.mu.Unlock()
 }
