@@ -10,6 +10,7 @@ require (
 	github.com/google/renameio/v2 v2.0.2
 	github.com/gorilla/mux v1.8.1
 	github.com/hashicorp/vault/api v1.22.0
+	github.com/jonboulle/clockwork v0.5.0
 	github.com/juju/gomaasapi/v2 v2.3.0
 	github.com/prometheus/client_golang v1.22.0
 	github.com/prometheus/client_model v0.6.1

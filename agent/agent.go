@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/state"
@@ -28,12 +30,6 @@ type Transport interface {
 	SetIdentity(cert *tls.Certificate)
 }
 
-// Clock is the agent's only source of time.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
 // Options build an Agent. Rand (jitter in [0,1)) and Logger default.
 type Options struct {
 	Config    config.Config
@@ -44,7 +40,7 @@ type Options struct {
 	Exec      task.Exec
 	Policy    task.Policy // the node's cleanup policy (config's cleanup section)
 	Registry  *task.Registry
-	Clock     Clock
+	Clock     clockwork.Clock // the agent's only source of time
 	Rand      func() float64
 	Logger    *slog.Logger
 }

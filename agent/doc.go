@@ -4,6 +4,7 @@
 // (one at a time, with its own context and timeout) and report the
 // result. It reconnects with backoff and jitter, renews its certificate
 // before expiry and re-enrolls with a freshly read token when its identity
-// is lost. It declares the interfaces it needs (Transport, Clock, and
+// is lost. It declares the interfaces it needs (Transport and
 // task.Systemd); the implementations and their fakes live in subpackages.
+// It reads time only through an injected clockwork.Clock.
 package agent

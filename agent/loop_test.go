@@ -18,7 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/agent/clock/fakeclock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/state"
@@ -61,10 +62,42 @@ func (is *issuer) sign(csrPEM string, notBefore time.Time) (wire.CertResponse, e
 	return wire.CertResponse{Certificate: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})), NotAfter: tmpl.NotAfter}, err
 }
 
+// recordingClock is clockwork's fake clock that also records every wait
+// the agent asks for.
+type recordingClock struct {
+	*clockwork.FakeClock
+	mu    sync.Mutex
+	slept []time.Duration
+}
+
+// After records d and waits d on the fake clock.
+func (c *recordingClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	c.slept = append(c.slept, d)
+	c.mu.Unlock()
+	return c.FakeClock.After(d)
+}
+
+// Slept returns the waits asked for so far.
+func (c *recordingClock) Slept() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.slept...)
+}
+
+// WaitForSleeper blocks until a goroutine waits on the clock.
+func (c *recordingClock) WaitForSleeper() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.BlockUntilContext(ctx, 1); err != nil {
+		panic("no sleeper on the fake clock within 10s")
+	}
+}
+
 type rig struct {
 	a     *Agent
 	tr    *faketransport.Transport
-	clock *fakeclock.Clock
+	clock *recordingClock
 	root  string
 }
 
@@ -74,7 +107,7 @@ func newRig(t *testing.T, tr *faketransport.Transport) *rig {
 	cfg.APIURL, cfg.NodeID, cfg.RetryInitial, cfg.RetryMax = "https://r:5291", "node-1", time.Second, 8*time.Second
 	der, _ := x509.MarshalPKIXPublicKey(ed25519.NewKeyFromSeed(make([]byte, 32)).Public())
 	cfg.SigningPublicKey = string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-	r := &rig{tr: tr, clock: fakeclock.New(t0), root: root}
+	r := &rig{tr: tr, clock: &recordingClock{FakeClock: clockwork.NewFakeClockAt(t0)}, root: root}
 	r.writeToken(t, "token-1")
 	a, err := New(Options{Config: cfg, Root: hostroot.Root(root), State: state.Dir(filepath.Join(root, "state")), Transport: tr,
 		Registry: task.NewRegistry(), Clock: r.clock, Rand: func() float64 { return 0.5 }, Logger: slog.New(slog.DiscardHandler)})

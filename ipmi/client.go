@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
@@ -17,7 +19,7 @@ import (
 // real thing: a discarding logger, the wall clock, math/rand, no metrics.
 type Options struct {
 	Log     *slog.Logger
-	Clock   Clock
+	Clock   clockwork.Clock
 	Rand    func() float64 // retry jitter, random in [0, 1)
 	Metrics *Metrics
 }
@@ -50,7 +52,7 @@ func New(cfg Config, o Options) (*Client, error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Clock == nil {
-		o.Clock = SystemClock()
+		o.Clock = clockwork.NewRealClock()
 	}
 	if o.Rand == nil {
 		o.Rand = rand.Float64

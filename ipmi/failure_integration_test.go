@@ -11,14 +11,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/ipmi"
 )
 
-// recordingClock fires at once and records every wait the retry loop asks for.
+// recordingClock is a fake clock whose After fires at once and records
+// every wait the retry loop asks for.
 type recordingClock struct {
+	clockwork.Clock
 	mu    sync.Mutex
 	waits []time.Duration
 }
@@ -27,14 +30,12 @@ func (c *recordingClock) After(d time.Duration) <-chan time.Time {
 	c.mu.Lock()
 	c.waits = append(c.waits, d)
 	c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	ch <- time.Time{}
-	return ch
+	return c.Clock.After(0)
 }
 
 func TestWrongPasswordFailsFastWithoutRetry(t *testing.T) {
 	sim := startSim(t)
-	clock := &recordingClock{}
+	clock := &recordingClock{Clock: clockwork.NewFakeClock()}
 	reg := prometheus.NewRegistry()
 	var logs bytes.Buffer
 	c := newClient(t, ipmi.Config{Timeout: 10 * time.Second, Attempts: 5}, ipmi.Options{
@@ -71,7 +72,7 @@ func TestWrongPasswordFailsFastWithoutRetry(t *testing.T) {
 
 func TestUnreachableBMCIsUnavailableWithinTimeout(t *testing.T) {
 	const timeout = 700 * time.Millisecond
-	clock := &recordingClock{}
+	clock := &recordingClock{Clock: clockwork.NewFakeClock()}
 	reg := prometheus.NewRegistry()
 	c := newClient(t, ipmi.Config{Timeout: timeout, Attempts: 2}, ipmi.Options{Clock: clock, Metrics: ipmi.NewMetrics(reg)})
 	nobody := ipmi.Target{Host: "127.0.0.1", Port: freeUDPPort(t), User: "admin", Pass: "x"}

@@ -4,28 +4,18 @@ import (
 	"context"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
-
-// Clock is the time source of the retry loop; tests pass a fake one.
-type Clock interface {
-	After(d time.Duration) <-chan time.Time
-}
-
-type systemClock struct{}
-
-func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
-// SystemClock is the wall clock.
-func SystemClock() Clock { return systemClock{} }
 
 // retryPolicy decides how often and how long to wait between attempts:
 // the module's capped exponential backoff with equal jitter.
 type retryPolicy struct {
 	attempts int
 	backoff  backoff.Policy
-	clock    Clock
+	clock    clockwork.Clock
 	rand     func() float64 // in [0, 1)
 }
 

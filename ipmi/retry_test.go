@@ -6,22 +6,25 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
-// fakeClock fires at once and records the waits asked for.
-type fakeClock struct{ waits []time.Duration }
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.waits = append(c.waits, d)
-	ch := make(chan time.Time, 1)
-	ch <- time.Time{}
-	return ch
+// recordingClock is a fake clock whose After fires at once and records
+// the wait asked for.
+type recordingClock struct {
+	clockwork.Clock
+	waits []time.Duration
 }
 
-func testPolicy(clock Clock) retryPolicy {
+func (c *recordingClock) After(d time.Duration) <-chan time.Time {
+	c.waits = append(c.waits, d)
+	return c.Clock.After(0)
+}
+
+func testPolicy(clock clockwork.Clock) retryPolicy {
 	return retryPolicy{attempts: 4, backoff: backoff.Policy{Initial: time.Second, Max: 3 * time.Second}, clock: clock,
 		rand: func() float64 { return 1 }} // the largest jitter: the whole step
 }
@@ -44,7 +47,7 @@ func TestRetryPolicy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := &fakeClock{}
+			clock := &recordingClock{Clock: clockwork.NewFakeClock()}
 			calls := 0
 			err := testPolicy(clock).run(context.Background(), func(context.Context) error {
 				calls++
@@ -63,7 +66,7 @@ func TestRetryPolicy(t *testing.T) {
 func TestRetryStopsWhenContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	blocked := retryPolicy{attempts: 3, backoff: backoff.Policy{Initial: time.Hour, Max: time.Hour},
-		clock: SystemClock(), rand: func() float64 { return 0 }}
+		clock: clockwork.NewFakeClock(), rand: func() float64 { return 0 }}
 	calls := 0
 	err := blocked.run(ctx, func(context.Context) error {
 		calls++

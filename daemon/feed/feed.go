@@ -6,9 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"golang.org/x/sync/errgroup"
-
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
 )
 
 // Config builds a Feed. Store, Connector, Secrets, Reconciler and Waker
@@ -19,7 +18,7 @@ type Config struct {
 	Secrets    Secrets
 	Reconciler Reconciler
 	Waker      Waker
-	Clock      clock.Clock
+	Clock      clockwork.Clock
 	Logger     *slog.Logger
 	Metrics    *Metrics
 	// PollInterval is the events cursor's period per site [10s].
@@ -51,7 +50,7 @@ func (c Config) withDefaults() Config {
 		c.Workers = 8
 	}
 	if c.Clock == nil {
-		c.Clock = clock.Real{}
+		c.Clock = clockwork.NewRealClock()
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
@@ -37,8 +37,8 @@ type opts struct {
 	faults        maassim.WebhookFaults
 	poll, resync  time.Duration
 	requireHWSync bool
-	clock         clock.Clock // store and reconciler clock (real when nil)
-	noFeed        bool        // build everything but do not run the feed
+	clock         clockwork.Clock // store and reconciler clock (real when nil)
+	noFeed        bool            // build everything but do not run the feed
 }
 
 // site is one simulated MAAS site with the daemon's feed, reconciler and
@@ -69,7 +69,7 @@ func newSite(t testing.TB, o opts) *site {
 	s.stages = metrics.NewStages(s.reg)
 	commits := metrics.NewCommits(s.reg)
 	if o.clock == nil {
-		o.clock = clock.Real{}
+		o.clock = clockwork.NewRealClock()
 	}
 	s.store, err = bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Now: o.clock.Now, OnCommit: commits.Observe})
 	must(t, err)

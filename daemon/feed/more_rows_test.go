@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
@@ -42,7 +43,7 @@ func TestUnmanagedMachineIsIgnored(t *testing.T) {
 // active node offline (Deployed/offline is the warning row), contact
 // brings it back and the warning heals.
 func TestHeartbeatOfflineAndBack(t *testing.T) {
-	fake := clock.NewFake(time.Now())
+	fake := clockwork.NewFakeClock()
 	s := newSite(t, opts{webhooks: true, poll: 100 * time.Millisecond, resync: time.Hour, clock: fake})
 	id, _ := s.activeNode("gpu-a1")
 	_, err := s.feed.Resync(context.Background(), siteID) // MAAS observed: Deployed

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -18,17 +17,16 @@ const inboxBatch = 1000
 func (f *Feed) processLoop(ctx context.Context) error {
 	tick := f.cfg.PollInterval
 	for {
-		woke := make(chan struct{})
-		t := f.cfg.Clock.AfterFunc(tick, func() { close(woke) })
+		t := f.cfg.Clock.NewTimer(tick)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return nil
 		case <-f.kick:
-		case <-woke:
+		case <-t.Chan():
 		}
 		t.Stop()
-		if !clock.Sleep(ctx, f.cfg.Clock, f.cfg.Debounce) {
+		if !sleep(ctx, f.cfg.Clock, f.cfg.Debounce) {
 			return nil
 		}
 		for f.processInbox(ctx) {

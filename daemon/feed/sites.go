@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -23,7 +22,7 @@ func (f *Feed) sitesLoop(ctx context.Context) error {
 			f.log.Warn("list sites failed; the site loops keep running", "err", err)
 		}
 		f.prune(ctx)
-		if !clock.Sleep(ctx, f.cfg.Clock, f.cfg.SitesInterval) {
+		if !sleep(ctx, f.cfg.Clock, f.cfg.SitesInterval) {
 			return nil
 		}
 	}
@@ -80,7 +79,7 @@ func (f *Feed) loop(ctx context.Context, siteID, source string, every time.Durat
 		} else {
 			f.cfg.Metrics.succeeded(siteID, source, f.cfg.Clock.Now())
 		}
-		if !clock.Sleep(ctx, f.cfg.Clock, every) {
+		if !sleep(ctx, f.cfg.Clock, every) {
 			return
 		}
 	}

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
@@ -46,9 +47,9 @@ func (d *downMAAS) count() int { d.mu.Lock(); defer d.mu.Unlock(); return d.trie
 
 // fakeClockFeed runs a feed over one site on a fake clock: the events and
 // resync loops every 10s, the site list every 30s.
-func fakeClockFeed(t *testing.T, st *flakyStore, maas feed.Connector) *clock.Fake {
+func fakeClockFeed(t *testing.T, st *flakyStore, maas feed.Connector) *clockwork.FakeClock {
 	t.Helper()
-	fc := clock.NewFake(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	fc := clockwork.NewFakeClockAt(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	b, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Now: fc.Now})
 	must(t, err)
 	st.Store = b
@@ -62,6 +63,16 @@ func fakeClockFeed(t *testing.T, st *flakyStore, maas feed.Connector) *clock.Fak
 	go func() { _ = f.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; b.Close() })
 	return fc
+}
+
+// sleepers waits (in real time) until n goroutines sleep on fc.
+func sleepers(t *testing.T, fc *clockwork.FakeClock, n int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := fc.BlockUntilContext(ctx, n); err != nil {
+		t.Fatalf("waiting for %d sleepers on the fake clock: %v", n, err)
+	}
 }
 
 // settle waits (in real time) for cond; the loops run on their own goroutines.
@@ -82,20 +93,23 @@ func TestAFailedSiteListKeepsTheSiteLoopsRunning(t *testing.T) {
 	st, maas := &flakyStore{}, &downMAAS{}
 	fc := fakeClockFeed(t, st, maas)
 	// Idle: the sites loop, the events and resync loops, the inbox processor.
-	const sleepers = 4
-	settle(t, "both site loops tried MAAS", func() bool { return maas.count() == 2 && fc.Pending() == sleepers })
+	const asleep = 4
+	settle(t, "both site loops tried MAAS", func() bool { return maas.count() == 2 })
+	sleepers(t, fc, asleep)
 
 	st.fail.Store(true)
 	fc.Advance(30 * time.Second) // the loops try again; then the site list fails
 	settle(t, "the failed site list, with both site loops asleep again", func() bool {
-		return st.lists.Load() == 2 && maas.count() == 4 && fc.Pending() == sleepers
+		return st.lists.Load() == 2 && maas.count() == 4
 	})
+	sleepers(t, fc, asleep)
 	fc.Advance(10 * time.Second)
 	settle(t, "both site loops tried MAAS after the failed list", func() bool { return maas.count() == 6 })
 
 	st.fail.Store(false)
 	fc.Advance(20 * time.Second) // the loops try again, then the list succeeds
-	settle(t, "the next site list", func() bool { return st.lists.Load() == 3 && fc.Pending() == sleepers })
+	settle(t, "the next site list", func() bool { return st.lists.Load() == 3 })
+	sleepers(t, fc, asleep)
 	time.Sleep(20 * time.Millisecond)
 	if got := maas.count(); got != 8 {
 		t.Fatalf("MAAS tried %d times, want 8: the loops were started again beside the running ones", got)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
@@ -25,7 +27,7 @@ const (
 type env struct {
 	sim      *maassim.Sim
 	srv      *httptest.Server
-	clock    *maassim.ManualClock
+	clock    *clockwork.FakeClock
 	client   *maas.Client
 	logs     *bytes.Buffer
 	requests atomic.Int64
@@ -35,7 +37,7 @@ type env struct {
 // machines and a client signing with the simulator's clock.
 func newEnv(t testing.TB, n int) *env {
 	t.Helper()
-	e := &env{clock: maassim.NewManualClock(time.Now()), logs: &bytes.Buffer{}}
+	e := &env{clock: clockwork.NewFakeClock(), logs: &bytes.Buffer{}}
 	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Clock: e.clock, Speed: 100, Seed: 3,
 		CustomImages: []string{"gpuaas-ubuntu-2204"}})
 	if err != nil {

@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
 )
 
-func openPKI(t *testing.T, dir string, clock *storetest.Clock) *pki.PKI {
+func openPKI(t *testing.T, dir string, clock *clockwork.FakeClock) *pki.PKI {
 	t.Helper()
 	p, err := pki.Open(pki.Options{Dir: dir, Now: clock.Now, ClientCertTTL: time.Hour})
 	if err != nil {

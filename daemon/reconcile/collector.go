@@ -5,9 +5,9 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -27,7 +27,7 @@ type InventoryStore interface {
 // severity, kind, status, stage).
 type Collector struct {
 	Store   InventoryStore
-	Clock   clock.Clock
+	Clock   clockwork.Clock
 	Logger  *slog.Logger
 	Timeout time.Duration // per scrape (5s)
 }

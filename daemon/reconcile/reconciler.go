@@ -5,7 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -35,7 +36,7 @@ type Config struct {
 	Store   Store
 	Cleaner Cleaner
 	Tasks   Tasks
-	Clock   clock.Clock
+	Clock   clockwork.Clock
 	Logger  *slog.Logger
 	Metrics *Metrics
 	NewID   func() (string, error)
@@ -54,7 +55,7 @@ type Reconciler struct {
 // New returns a reconciler over cfg.
 func New(cfg Config) *Reconciler {
 	if cfg.Clock == nil {
-		cfg.Clock = clock.Real{}
+		cfg.Clock = clockwork.NewRealClock()
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

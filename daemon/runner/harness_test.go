@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
@@ -20,7 +21,7 @@ type harness struct {
 	t      *testing.T
 	path   string
 	store  *bolt.Store
-	clock  *clock.Fake
+	clock  *clockwork.FakeClock
 	def    *Def
 	runner *Runner
 	cancel context.CancelFunc
@@ -33,7 +34,7 @@ type harness struct {
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func newHarness(t *testing.T, def *Def) *harness {
-	h := &harness{t: t, path: filepath.Join(t.TempDir(), "s.db"), clock: clock.NewFake(t0), def: def}
+	h := &harness{t: t, path: filepath.Join(t.TempDir(), "s.db"), clock: clockwork.NewFakeClockAt(t0), def: def}
 	h.open()
 	h.must(h.store.CreateSite(context.Background(), lifecycle.Site{ID: "site-1", Name: "dc1", RegionCode: "dc1",
 		APIBaseURL: "http://10.0.0.1:5240/MAAS", PXEIface: "ens19", NodePXEIface: "eno8303"}.WithDefaults(),

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
@@ -42,7 +43,7 @@ func TestLeaseReleaseIsBounded(t *testing.T) {
 	}
 	store := hungRelease{Store: st, released: make(chan error, 1)}
 	const ttl = 100 * time.Millisecond
-	r := New(Options{Store: store, Clock: clock.NewFake(t0), Holder: "daemon-a", LeaseTTL: ttl,
+	r := New(Options{Store: store, Clock: clockwork.NewFakeClockAt(t0), Holder: "daemon-a", LeaseTTL: ttl,
 		Defs: func(lifecycle.Run) (*Def, error) { return &Def{}, nil }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)

@@ -8,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -25,7 +26,7 @@ type Store interface {
 type Options struct {
 	Store  Store
 	Defs   func(lifecycle.Run) (*Def, error) // the workflow of a run
-	Clock  clock.Clock
+	Clock  clockwork.Clock
 	Logger *slog.Logger
 	// Holder names this runner in site leases (unique per process when
 	// several daemons share a store).
@@ -69,7 +70,7 @@ type Runner struct {
 // New returns a runner; nothing runs until Run.
 func New(o Options) *Runner {
 	if o.Clock == nil {
-		o.Clock = clock.Real{}
+		o.Clock = clockwork.NewRealClock()
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

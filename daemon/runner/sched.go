@@ -3,7 +3,8 @@ package runner
 import (
 	"sort"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -11,7 +12,7 @@ import (
 type siteState struct {
 	id       string
 	lease    lifecycle.Lease
-	renew    clock.Timer
+	renew    clockwork.Timer
 	pending  []string          // run ids waiting for admission, in request order
 	admitted map[string]bool   // run ids holding a slot (running or compensating)
 	bmc      map[string]string // ipmi ip -> admitted run id
@@ -22,7 +23,7 @@ type runState struct {
 	run       lifecycle.Run
 	executing bool
 	cancel    func()
-	timer     clock.Timer
+	timer     clockwork.Timer
 	indexed   []string // wake keys this run is indexed under
 	again     bool     // woken while executing: run the stage again after
 	since     uint64   // the wake number when the current step was dispatched

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 
@@ -62,8 +63,10 @@ func (p *leakProbe) metrics() string {
 	return b.String()
 }
 
-// burstClock lets the renewal loop run n rounds without waiting, then ends it.
+// burstClock is a fake clock that lets the renewal loop run n rounds
+// without waiting, then ends it.
 type burstClock struct {
+	clockwork.Clock
 	mu     sync.Mutex
 	n      int
 	cancel func()
@@ -75,9 +78,7 @@ func (c *burstClock) After(time.Duration) <-chan time.Time {
 	if c.n--; c.n <= 0 {
 		c.cancel()
 	}
-	ch := make(chan time.Time, 1)
-	ch <- time.Time{}
-	return ch
+	return c.Clock.After(0)
 }
 
 // TestNoSecretLeaksOnErrorPaths seeds known secret values, drives the
@@ -133,7 +134,7 @@ func leakErrorPaths(t *testing.T, v *vaultDev, p *leakProbe, seeded map[string]s
 	wrong := v.adapter(t, seeded["wrong token"], nil, p.opts)
 	p.expect("write with a wrong token", secrets.NewStore(wrong).PutPowerCredentials(ctx, secrets.PowerDefaultPath("s1"), power), lifecycle.CodeForbidden)
 	runCtx, cancel := context.WithCancel(ctx)
-	wrongRun := v.adapter(t, seeded["wrong token"], nil, secrets.VaultOptions{Log: p.opts.Log, Metrics: p.opts.Metrics, Clock: &burstClock{n: 3, cancel: cancel}})
+	wrongRun := v.adapter(t, seeded["wrong token"], nil, secrets.VaultOptions{Log: p.opts.Log, Metrics: p.opts.Metrics, Clock: &burstClock{Clock: clockwork.NewFakeClock(), n: 3, cancel: cancel}})
 	_ = wrongRun.Run(runCtx) // logs each failed renewal round
 
 	badRole := secrets.NewStore(v.adapter(t, "", appRoleConfig(t, roleID, seeded["wrong secret id"]), p.opts))

@@ -5,27 +5,18 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/vault/api"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
-
-// Clock is the renewal loop's time source; tests pass a fake.
-type Clock interface {
-	After(d time.Duration) <-chan time.Time
-}
-
-type systemClock struct{}
-
-func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // VaultOptions are the injected dependencies of Vault. Nil fields get a
 // discarding logger, the wall clock and no metrics.
 type VaultOptions struct {
 	Log     *slog.Logger
-	Clock   Clock
+	Clock   clockwork.Clock // times the renewal loop
 	Metrics *Metrics
 }
 
@@ -35,7 +26,7 @@ type Vault struct {
 	client  *api.Client
 	cfg     VaultConfig
 	log     *slog.Logger
-	clock   Clock
+	clock   clockwork.Clock
 	metrics *Metrics
 	loginMu sync.Mutex
 }
@@ -63,7 +54,7 @@ func NewVault(cfg VaultConfig, o VaultOptions) (*Vault, error) {
 		v.log = slog.New(slog.DiscardHandler)
 	}
 	if v.clock == nil {
-		v.clock = systemClock{}
+		v.clock = clockwork.NewRealClock()
 	}
 	return v, nil
 }

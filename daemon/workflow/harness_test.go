@@ -17,8 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode/simhost"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
@@ -58,7 +59,7 @@ type siteOptions struct {
 	pollInterval time.Duration // the poller's interval (20ms)
 	// clock, when set, is the runner's clock: tests move it past policy
 	// timeouts (the simulator keeps real time).
-	clock *clock.Fake
+	clock *clockwork.FakeClock
 }
 
 func newSite(t testing.TB) *site { return newSiteWith(t, siteOptions{}) }

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -21,20 +23,25 @@ type Poller struct {
 	Wake     func(key string)
 	Interval time.Duration
 	Logger   *slog.Logger
+	Clock    clockwork.Clock // nil means the real clock
 
 	seen map[string]map[string]string // site -> system id -> fingerprint
 }
 
 // Run polls until ctx ends.
 func (p *Poller) Run(ctx context.Context) error {
-	t := time.NewTicker(p.Interval)
+	c := p.Clock
+	if c == nil {
+		c = clockwork.NewRealClock()
+	}
+	t := c.NewTicker(p.Interval)
 	defer t.Stop()
 	for {
 		p.Once(ctx)
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
+		case <-t.Chan():
 		}
 	}
 }

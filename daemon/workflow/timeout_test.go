@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
@@ -39,7 +40,7 @@ func TestPolicyTimeoutsLandInTheirClass(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			fc := clock.NewFake(time.Now())
+			fc := clockwork.NewFakeClock()
 			s := newSiteWith(t, siteOptions{clock: fc})
 			c.setup(s)
 			id := s.onboard("c12u01", "10.0.9.30")

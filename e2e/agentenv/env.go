@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
-	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
 )
 
 // SiteID is the site every node of an Env belongs to.
@@ -40,7 +41,7 @@ type Options struct {
 // Env is one running agent API.
 type Env struct {
 	Ctx    context.Context
-	Clock  *storetest.Clock
+	Clock  *clockwork.FakeClock
 	Store  *bolt.Store
 	PKI    *pki.PKI
 	API    *agentapi.API
@@ -55,8 +56,7 @@ type Env struct {
 func New(tb testing.TB, o Options) *Env {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &Env{Ctx: ctx, Clock: storetest.NewClock(), tb: tb}
-	e.Clock.Advance(time.Since(e.Clock.Now()))
+	e := &Env{Ctx: ctx, Clock: clockwork.NewFakeClock(), tb: tb}
 	dir := tb.TempDir()
 	st, err := bolt.Open(filepath.Join(dir, bolt.FileName), bolt.Options{Now: e.Clock.Now, NoSync: true})
 	e.must(err)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/agent"
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
@@ -24,12 +26,13 @@ import (
 
 // skewClock is the store's clock shifted by skew, sleeping in real time.
 type skewClock struct {
-	now  func() time.Time
-	skew time.Duration
+	clockwork.Clock // real
+	now             func() time.Time
+	skew            time.Duration
 }
 
-func (c skewClock) Now() time.Time                         { return c.now().Add(c.skew) }
-func (c skewClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+// Now is the store's time plus the skew.
+func (c skewClock) Now() time.Time { return c.now().Add(c.skew) }
 
 // counter is a heartbeat handler that counts runs and may block.
 type counter struct {
@@ -77,7 +80,7 @@ func startAgent(t *testing.T, e *agentenv.Env, node string, h task.Handler, skew
 	reg := task.NewRegistry()
 	reg.Register("node.heartbeat_check", h)
 	a, err := agent.New(agent.Options{Config: cfg, Root: hostroot.Root(root), State: state.Dir(filepath.Join(root, "state")),
-		Transport: tr, Systemd: fakesystemd.New(), Registry: reg, Clock: skewClock{e.Clock.Now, skew},
+		Transport: tr, Systemd: fakesystemd.New(), Registry: reg, Clock: skewClock{clockwork.NewRealClock(), e.Clock.Now, skew},
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

@@ -4,17 +4,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/ipmi"
 )
-
-// Clock schedules the delayed half of a power cycle; tests pass a fake.
-type Clock interface {
-	AfterFunc(d time.Duration, f func()) (stop func() bool)
-}
-
-type wallClock struct{}
-
-func (wallClock) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 // Config describes one simulated BMC. A zero CycleDelay means 500 ms; a nil
 // Clock means the wall clock.
@@ -22,7 +15,7 @@ type Config struct {
 	User       string
 	Pass       string
 	CycleDelay time.Duration
-	Clock      Clock
+	Clock      clockwork.Clock // times the delayed half of a power cycle
 }
 
 // Snapshot is what the simulated machine looks like now.
@@ -41,8 +34,10 @@ type BMC struct {
 	cfg       Config
 	state     Snapshot
 	reachable bool
-	pending   func() bool // stops the power-on half of a running cycle
-	cycle     int         // bumped by every power change; a stale cycle does nothing
+	// cycleOn is when a running cycle powers on (zero: none runs). The
+	// power-on happens at the first look at the machine from then on, so
+	// no goroutine or timer is needed and a fake clock settles it exactly.
+	cycleOn time.Time
 }
 
 // New returns a simulated BMC that accepts cfg's credentials.
@@ -51,7 +46,7 @@ func New(cfg Config) *BMC {
 		cfg.CycleDelay = 500 * time.Millisecond
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = wallClock{}
+		cfg.Clock = clockwork.NewRealClock()
 	}
 	return &BMC{cfg: cfg, reachable: true, state: Snapshot{Power: ipmi.PowerOff, Boot: ipmi.BootDisk}}
 }
@@ -79,5 +74,6 @@ func (b *BMC) SetReachable(ok bool) {
 func (b *BMC) Snapshot() Snapshot {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.settle()
 	return b.state
 }

@@ -2,55 +2,18 @@ package bmcsim
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/ipmi"
 )
 
-// manualClock runs scheduled functions only when the test advances it.
-type manualClock struct {
-	mu    sync.Mutex
-	now   time.Duration
-	timer []*manualTimer
-}
-
-type manualTimer struct {
-	at      time.Duration
-	f       func()
-	stopped bool
-}
-
-func (c *manualClock) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	tm := &manualTimer{at: c.now + d, f: f}
-	c.timer = append(c.timer, tm)
-	return func() bool { c.mu.Lock(); defer c.mu.Unlock(); was := !tm.stopped; tm.stopped = true; return was }
-}
-
-func (c *manualClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now += d
-	var due []func()
-	for _, tm := range c.timer {
-		if !tm.stopped && tm.at <= c.now {
-			tm.stopped = true
-			due = append(due, tm.f)
-		}
-	}
-	c.mu.Unlock()
-	for _, f := range due {
-		f()
-	}
-}
-
-func newSim() (*BMC, *manualClock, ipmi.BMC) {
-	clock := &manualClock{}
+func newSim() (*BMC, *clockwork.FakeClock, ipmi.BMC) {
+	clock := clockwork.NewFakeClock()
 	b := New(Config{User: "admin", Pass: "sim-secret", CycleDelay: time.Second, Clock: clock})
 	return b, clock, b.Session("admin", "sim-secret")
 }
@@ -77,7 +40,7 @@ func TestPowerSequence(t *testing.T) {
 				t.Fatalf("step %d: SetPower(%s): %v", i, st.action, err)
 			}
 		}
-		clock.advance(st.wait)
+		clock.Advance(st.wait)
 		if got, err := s.PowerState(ctx); err != nil || got != st.want {
 			t.Fatalf("step %d: PowerState = %q, %v; want %q", i, got, err, st.want)
 		}
@@ -93,7 +56,7 @@ func TestOffDuringCycleWins(t *testing.T) {
 	_ = s.SetPower(ctx, ipmi.ActionOn)
 	_ = s.SetPower(ctx, ipmi.ActionCycle)
 	_ = s.SetPower(ctx, ipmi.ActionOff)
-	clock.advance(time.Hour)
+	clock.Advance(time.Hour)
 	if got, _ := s.PowerState(ctx); got != ipmi.PowerOff {
 		t.Fatalf("PowerState = %q; an off during a cycle must not be undone", got)
 	}

@@ -3,6 +3,7 @@ package bmcsim
 import (
 	"context"
 	"crypto/subtle"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/ipmi"
@@ -23,6 +24,7 @@ func (s *session) enter(ctx context.Context, op string) (unlock func(), err erro
 	}
 	b := s.b
 	b.mu.Lock()
+	b.settle()
 	switch {
 	case !b.reachable:
 		b.mu.Unlock()
@@ -67,8 +69,7 @@ func (s *session) SetPower(ctx context.Context, a ipmi.PowerAction) error {
 		b.powerOn()
 	default:
 		b.state.Power = ipmi.PowerOff
-		gen := b.cycle
-		b.pending = b.cfg.Clock.AfterFunc(b.cfg.CycleDelay, func() { b.finishCycle(gen) })
+		b.cycleOn = b.cfg.Clock.Now().Add(b.cfg.CycleDelay)
 	}
 	return nil
 }
@@ -102,21 +103,15 @@ func (b *BMC) powerOn() {
 	}
 }
 
-// finishCycle powers on, unless a later power change superseded the cycle.
-func (b *BMC) finishCycle(gen int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if gen == b.cycle {
-		b.pending = nil
+// settle finishes a running cycle whose power-on is due. Every look at
+// the machine calls it first. The caller holds b.mu.
+func (b *BMC) settle() {
+	if !b.cycleOn.IsZero() && !b.cfg.Clock.Now().Before(b.cycleOn) {
+		b.cycleOn = time.Time{}
 		b.powerOn()
 	}
 }
 
-// stopCycle cancels the power-on of a running cycle. The caller holds b.mu.
-func (b *BMC) stopCycle() {
-	b.cycle++
-	if b.pending != nil {
-		b.pending()
-		b.pending = nil
-	}
-}
+// stopCycle cancels the power-on of a running cycle: a later power change
+// supersedes it. The caller holds b.mu.
+func (b *BMC) stopCycle() { b.cycleOn = time.Time{} }

@@ -18,8 +18,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/agent"
-	"github.com/gpuaas/maas-sidecar/agent/clock"
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/hostexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
@@ -87,7 +88,7 @@ func run(args []string) error {
 	}
 	a, err := agent.New(agent.Options{Config: cfg, Root: root, State: state.Dir(f.stateDir), Transport: tr,
 		Systemd: sdbus.Manager{}, Exec: hostexec.Runner{Root: root}, Policy: policy(cfg.Cleanup),
-		Registry: task.Default, Clock: clock.Real{}, Logger: log})
+		Registry: task.Default, Clock: clockwork.NewRealClock(), Logger: log})
 	if err != nil {
 		return err
 	}

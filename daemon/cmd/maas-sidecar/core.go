@@ -8,10 +8,10 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
+	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuaas/maas-sidecar/cloudinit"
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -75,7 +75,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		Observe: metrics.NewStages(reg).Observe})
 	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log,
 		Metrics: reconcile.NewMetrics(reg)})
-	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clock.Real{}, Logger: log})
+	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clockwork.NewRealClock(), Logger: log})
 	c.feed = feed.New(feed.Config{Store: st, Connector: feedMaas{sites}, Secrets: sec,
 		Reconciler: recon, Waker: c.runner, Logger: log, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval,
 		// A site created through the admin API is followed within one

@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/agent"
-	"github.com/gpuaas/maas-sidecar/agent/clock"
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/state"
@@ -65,7 +66,7 @@ func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, 
 	}
 	sd := newUnits()
 	a, err := agent.New(agent.Options{Config: cfg, Root: r, State: state.Dir(filepath.Join(root, "var/lib/gpuaas-node-agent")),
-		Transport: tr, Systemd: sd, Registry: task.Default, Clock: clock.Real{}, Logger: o.Logger})
+		Transport: tr, Systemd: sd, Registry: task.Default, Clock: clockwork.NewRealClock(), Logger: o.Logger})
 	if err != nil {
 		return nil, err
 	}

@@ -6,8 +6,8 @@
 // status machine that follows MAAS's NODE_TRANSITIONS table.
 //
 // Durations (commissioning, deploying, releasing, disk erasing by erase
-// method, discovery) are scaled by a speed factor and measured on an injected Clock, so tests
-// drive a whole lifecycle with a ManualClock in milliseconds. Power is
+// method, discovery) are scaled by a speed factor and measured on an injected clock, so tests
+// drive a whole lifecycle with a fake clock in milliseconds. Power is
 // coupled to a BMC through the small BMC interface; MemBMC is the default.
 //
 // Release with erase follows MAAS 3.6: Disk erasing with the machine

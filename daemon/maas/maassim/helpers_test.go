@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
@@ -21,15 +23,15 @@ const testKey = "ck1:tk1:ts-secret-1"
 type site struct {
 	sim   *maassim.Sim
 	srv   *httptest.Server
-	clock *maassim.ManualClock
+	clock *clockwork.FakeClock
 }
 
-// newSite starts a simulator at speed 100 on a ManualClock set to wall
+// newSite starts a simulator at speed 100 on a fake clock set to wall
 // time (gomaasapi signs with wall-clock timestamps) with that many Ready
 // machines.
 func newSite(t *testing.T, machines int) *site {
 	t.Helper()
-	clock := maassim.NewManualClock(time.Now())
+	clock := clockwork.NewFakeClock()
 	sim, err := maassim.New(maassim.Options{APIKey: testKey, Clock: clock, Seed: 1,
 		Speed: 100, CustomImages: []string{"gpuaas-ubuntu-2204"}})
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // Durations are the unscaled times MAAS-like operations take. The simulator
@@ -39,7 +41,6 @@ func DefaultDurations() Durations {
 type Options struct {
 	APIKey       string       // consumer_key:token_key:token_secret of the admin user; required
 	Username     string       // default "admin"
-	Clock        Clock        // default SystemClock
 	Rand         *rand.Rand   // default seeded with Seed
 	Seed         uint64       // seed of the default Rand
 	Logger       *slog.Logger // default discards
@@ -47,6 +48,9 @@ type Options struct {
 	Durations    Durations    // default DefaultDurations()
 	SyncInterval int          // hardware_sync_interval in seconds; default 900
 	Version      string       // reported by version/; default "3.6.5"
+	// Clock measures every simulated duration (status timers, nonce
+	// windows, hardware-sync stamps); default the real clock.
+	Clock clockwork.Clock
 	// NewBMC builds the BMC of a host; default NewMemBMC.
 	NewBMC func(powerAddress string) BMC
 	// CustomImages are the names deployable as custom/<name>.
@@ -69,7 +73,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Username = "admin"
 	}
 	if o.Clock == nil {
-		o.Clock = SystemClock{}
+		o.Clock = clockwork.NewRealClock()
 	}
 	if o.Rand == nil {
 		o.Rand = rand.New(rand.NewPCG(o.Seed, o.Seed^0x5eed))

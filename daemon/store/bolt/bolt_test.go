@@ -7,13 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
 )
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) storetest.Harness {
+	storetest.Run(t, func(t *testing.T, clock *clockwork.FakeClock) storetest.Harness {
 		path := filepath.Join(t.TempDir(), bolt.FileName)
 		return storetest.Harness{Open: func(t *testing.T) lifecycle.Store {
 			return mustOpen(t, path, clock)
@@ -22,7 +24,7 @@ func TestConformance(t *testing.T) {
 }
 
 // mustOpen opens the store and checks the file's consistency on cleanup.
-func mustOpen(t *testing.T, path string, clock *storetest.Clock) *bolt.Store {
+func mustOpen(t *testing.T, path string, clock *clockwork.FakeClock) *bolt.Store {
 	t.Helper()
 	s, err := bolt.Open(path, bolt.Options{Now: clock.Now})
 	if err != nil {

@@ -3,9 +3,10 @@ package storetest
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -18,22 +19,13 @@ type Harness struct {
 }
 
 // NewHarness creates fresh, empty storage whose store reads time from clock.
-type NewHarness func(t *testing.T, clock *Clock) Harness
+type NewHarness func(t *testing.T, clock *clockwork.FakeClock) Harness
 
-// Clock is a fake clock the suite moves by hand.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Time
+// NewClock returns a fake clock at the suite's fixed instant; the suite
+// moves it by hand.
+func NewClock() *clockwork.FakeClock {
+	return clockwork.NewFakeClockAt(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 }
-
-// NewClock returns a clock at a fixed instant.
-func NewClock() *Clock { return &Clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
 // Run runs the whole suite against the backend built by nh.
 func Run(t *testing.T, nh NewHarness) {
@@ -67,7 +59,7 @@ type env struct {
 	t     *testing.T
 	h     Harness
 	st    lifecycle.Store
-	clock *Clock
+	clock *clockwork.FakeClock
 	ctx   context.Context
 	n     int
 }
