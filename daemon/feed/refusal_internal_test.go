@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -30,7 +31,7 @@ func (c *countingSecrets) WebhookSecret(_ context.Context, site string) ([]byte,
 // counted, and each site is logged once.
 func TestBadWebhooksCostBoundedVaultReads(t *testing.T) {
 	src := &countingSecrets{}
-	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	clk := clockwork.NewFakeClockAt(time.Unix(1_800_000_000, 0))
 	var logs bytes.Buffer
 	f := New(Config{Secrets: src, Clock: clk, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ctx := context.Background()
@@ -63,7 +64,7 @@ func TestBadWebhooksCostBoundedVaultReads(t *testing.T) {
 // the forced re-read once the refresh interval allows it.
 func TestRotatedSecretStillWorks(t *testing.T) {
 	src := &rotating{secret: "old-secret-0123456"}
-	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	clk := clockwork.NewFakeClockAt(time.Unix(1_800_000_000, 0))
 	f := New(Config{Secrets: src, Clock: clk})
 	body := []byte(`{}`)
 	if _, err := f.verify(context.Background(), "s", mustParse(t, Sign([]byte("old-secret-0123456"), clk.Now().Unix(), body)), body); err != nil {
