@@ -70,7 +70,7 @@ func (d Deps) decomStages() map[lifecycle.Stage]runner.StageDef {
 		// The stage enforces the agent timeout itself (with a message
 		// naming the task); the runner's bound is the backstop.
 		return runner.StageDef{Stage: s, Run: run, Class: lifecycle.FailAgentTask, MaxAttempts: 1,
-			Timeout: func(p lifecycle.SitePolicy) time.Duration { return p.TimeoutFor("agent_task_timeout") + time.Minute },
+			Timeout:      func(p lifecycle.SitePolicy) time.Duration { return p.TimeoutFor("agent_task_timeout") + time.Minute },
 			TimeoutClass: lifecycle.FailAgentTask}
 	}
 	plain := func(s lifecycle.Stage, run runner.StageFunc, class lifecycle.FailureClass) runner.StageDef {
@@ -86,7 +86,7 @@ func (d Deps) decomStages() map[lifecycle.Stage]runner.StageDef {
 		{Stage: lifecycle.StageReleaseMaasNode, Run: d.releaseMaasNode, Class: lifecycle.FailStateAmbiguity,
 			Timeout: bound("release_timeout"), TimeoutClass: lifecycle.FailStateAmbiguity},
 		{Stage: lifecycle.StagePowerOffMaasNode, Run: d.powerOffMaasNode, Class: lifecycle.FailBMCPower,
-			Timeout: func(p lifecycle.SitePolicy) time.Duration { return p.TimeoutFor("power_off_timeout") + time.Minute },
+			Timeout:      func(p lifecycle.SitePolicy) time.Duration { return p.TimeoutFor("power_off_timeout") + time.Minute },
 			TimeoutClass: lifecycle.FailBMCPower},
 		plain(lifecycle.StageRetireNode, d.retireNode, lifecycle.FailStateAmbiguity),
 		plain(lifecycle.StageRemoveNodeRecord, d.removeNodeRecord, lifecycle.FailAgentTask),

@@ -72,4 +72,3 @@ func evidencePassed(t lifecycle.AgentTask) bool {
 	}
 	return ev.Passed
 }
-
