@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
@@ -228,3 +229,5 @@ func (s *site) eventTypes(id string, n int) []string {
 	}
 	return s.outbox.types(id)
 }
+
+func newFakeClock() *clock.Fake { return clock.NewFake(time.Now()) }

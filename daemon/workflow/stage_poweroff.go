@@ -20,7 +20,7 @@ type Remover interface {
 }
 
 // powerOffMaasNode powers the released machine off through MAAS and
-// completes only once MAAS reads the BMC as off (seed 001 §5.8: a
+// completes only once MAAS reads the BMC as off, asked now (seed 001 §5.8: a
 // power-off that does not converge is never reported as done). The
 // release usually powered it off already: that is adopted without a
 // power-off. One power-off is sent per attempt; then the stage re-reads
@@ -30,17 +30,14 @@ func (d Deps) powerOffMaasNode(ctx context.Context, c *runner.Context) (runner.O
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	state := m.PowerState
-	if state != "off" {
-		q, qerr := s.maas.QueryPowerState(ctx, m.SystemID)
-		switch {
-		case qerr == nil:
-			state = q
-		case !lifecycle.IsRetryable(qerr) && lifecycle.ErrorCode(qerr) != lifecycle.CodeConflict:
-			return runner.Outcome{}, qerr
-		default:
-			state = "unknown (" + errText(qerr) + ")"
-		}
+	// MAAS's stored power state may be stale: ask the BMC through MAAS.
+	state, qerr := s.maas.QueryPowerState(ctx, m.SystemID)
+	switch {
+	case qerr == nil:
+	case !lifecycle.IsRetryable(qerr) && lifecycle.ErrorCode(qerr) != lifecycle.CodeConflict:
+		return runner.Outcome{}, qerr
+	default:
+		state = "unknown (" + errText(qerr) + ")"
 	}
 	c.Detail("power_state", state)
 	if state == "off" {
