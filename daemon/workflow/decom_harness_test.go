@@ -105,7 +105,11 @@ type seenTasks struct {
 	tasks []lifecycle.AgentTask
 }
 
-func (st *seenTasks) add(t lifecycle.AgentTask) { st.mu.Lock(); st.tasks = append(st.tasks, t); st.mu.Unlock() }
+func (st *seenTasks) add(t lifecycle.AgentTask) {
+	st.mu.Lock()
+	st.tasks = append(st.tasks, t)
+	st.mu.Unlock()
+}
 
 func (st *seenTasks) types() []string {
 	st.mu.Lock()
