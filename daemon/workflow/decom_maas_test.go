@@ -210,3 +210,23 @@ func TestUnreachableAgentNeedsAnOperator(t *testing.T) {
 		t.Errorf("MAAS was touched before the drain finished: %s", calls)
 	}
 }
+
+// What a crash between MAAS accepting the release and the journal
+// recording it leaves behind: the machine already erasing while the run
+// has not released it. The stage re-reads MAAS and adopts it; no second
+// release is sent.
+func TestReleaseStageAdoptsAReleaseAlreadyUnderway(t *testing.T) {
+	s := newSite(t)
+	n := s.deployedNode("c21u07", "10.0.21.7")
+	s.runAgent(n.ID, cleanHost)
+	_, err := s.client(t).Release(context.Background(), n.MaasSystemID, lifecycle.ReleaseSpec{Erase: lifecycle.EraseQuick})
+	must(t, err)
+	id := s.decommission(n, lifecycle.DecommissionRequest{Mode: lifecycle.ModeFullDecommission, Erase: lifecycle.EraseQuick})
+	r := s.wait(id, 60*time.Second)
+	if r.Status != lifecycle.JobCompleted {
+		t.Fatalf("%s at %s: %s\n%s", r.Status, r.CurrentStage, r.ErrorMessage, s.events(id))
+	}
+	if got := s.log.count(n.MaasSystemID, "POST", "release"); got != 1 {
+		t.Fatalf("%d releases, want only the one already underway", got)
+	}
+}
