@@ -9,7 +9,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
-// Deps are the ports the workflows use. All are required.
+// Deps are the ports the workflows use. All are required but Outbox (nil
+// records no lifecycle events), Recheck and Logger.
 type Deps struct {
 	Store      Store
 	Connector  Connector
