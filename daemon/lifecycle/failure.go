@@ -4,7 +4,7 @@ package lifecycle
 // (seed 001 §4.7). Recovery is decided by class, never by error text.
 type FailureClass string
 
-// The eleven failure classes.
+// The failure classes: the eleven of seed 001 §4.7 and two of decommission.
 const (
 	FailInputConfig            FailureClass = "input_config_error"
 	FailSiteCapabilityMissing  FailureClass = "site_capability_missing"
@@ -17,6 +17,11 @@ const (
 	FailHardwareSync           FailureClass = "hardware_sync_failure"
 	FailAgentEnrollment        FailureClass = "agent_enrollment_failure"
 	FailStateAmbiguity         FailureClass = "state_ambiguity"
+	// The decommission classes (seed 001 §5.8): an agent task that failed
+	// or was not taken within the policy timeout (an unreachable agent),
+	// and a node that failed clean validation and was quarantined.
+	FailAgentTask         FailureClass = "agent_task_failure"
+	FailCleanupValidation FailureClass = "cleanup_validation_failure"
 )
 
 // Handling is a failure class's default treatment.
@@ -59,13 +64,17 @@ var handlings = map[FailureClass]Handling{
 		"the agent did not enroll; check it can reach the agent API, then resume (a late enrollment is adopted)"},
 	FailStateAmbiguity: {false, 1, false, JobFailedManualIntervention, ActionAdoptObservedState,
 		"observed state disagrees with the run; inspect MAAS, then adopt the observed state or restart clean"},
+	FailAgentTask: {false, 1, false, JobFailedManualIntervention, ActionRetryStage,
+		"the node agent failed a task or did not take it in time; check the host and its agent, then retry the stage"},
+	FailCleanupValidation: {false, 1, false, JobFailedManualIntervention, ActionRetryStage,
+		"the node failed clean validation and is quarantined; read the task evidence, clean the host, then retry the stage"},
 }
 
 // FailureClasses lists every class.
 var FailureClasses = []FailureClass{
 	FailInputConfig, FailSiteCapabilityMissing, FailUpstreamTransient, FailBMCPower,
 	FailPXEDiscovery, FailHardwareMismatch, FailDeployCloudInit, FailPostDeployConnectivity,
-	FailHardwareSync, FailAgentEnrollment, FailStateAmbiguity,
+	FailHardwareSync, FailAgentEnrollment, FailStateAmbiguity, FailAgentTask, FailCleanupValidation,
 }
 
 // Valid reports whether c is a known class.

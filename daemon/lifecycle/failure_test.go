@@ -22,6 +22,8 @@ func TestFailureClassDefaultHandling(t *testing.T) {
 		{FailHardwareSync, true, 3, JobFailedManualIntervention, ActionRetryStage},
 		{FailAgentEnrollment, true, 2, JobFailedManualIntervention, ActionResume},
 		{FailStateAmbiguity, false, 1, JobFailedManualIntervention, ActionAdoptObservedState},
+		{FailAgentTask, false, 1, JobFailedManualIntervention, ActionRetryStage},
+		{FailCleanupValidation, false, 1, JobFailedManualIntervention, ActionRetryStage},
 	}
 	if len(cases) != len(FailureClasses) {
 		t.Fatalf("table covers %d classes, domain has %d", len(cases), len(FailureClasses))

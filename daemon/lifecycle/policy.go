@@ -5,28 +5,36 @@ import "time"
 // SitePolicy is the site's implicit default profile (seed 001 §3.6), plus
 // the policy-driven timeouts of §4.14 and the heartbeat threshold of §6.3.
 type SitePolicy struct {
-	SiteID                               string    `json:"site_id"`
-	StrictPXEPreflight                   bool      `json:"strict_pxe_preflight"`
-	EnablePhase2RoCE                     bool      `json:"enable_phase2_roce"`
-	RequireHWSync                        bool      `json:"require_hw_sync"`
-	HardwareSyncInterval                 string    `json:"hardware_sync_interval"`
-	ReleaseFallbackNoErase               bool      `json:"release_fallback_no_erase"`
-	EnableDeployRetryOnDatasourceFailure bool      `json:"enable_deploy_retry_on_datasource_failure"`
-	MaxDeployRetryAttempts               int       `json:"max_deploy_retry_attempts"`
-	AutoClaimSingleNewMachine            bool      `json:"auto_claim_single_new_machine"`
-	BatchMaxParallel                     int       `json:"batch_max_parallel"`
-	SiteBootstrapBundleRef               string    `json:"site_bootstrap_bundle_ref,omitempty"`
-	EnrollmentTokenTTLSeconds            int       `json:"enrollment_token_ttl_seconds"`
-	InitShareDisks                       bool      `json:"init_share_disks"`
-	DiscoveryTimeoutSeconds              int       `json:"discovery_timeout_seconds"`
-	CommissionTimeoutSeconds             int       `json:"commission_timeout_seconds"`
-	DeployTimeoutSeconds                 int       `json:"deploy_timeout_seconds"`
-	HWSyncSeedTimeoutSeconds             int       `json:"hw_sync_seed_timeout_seconds"`
-	HWSyncHealthTimeoutSeconds           int       `json:"hw_sync_health_timeout_seconds"`
-	EnrollmentTimeoutSeconds             int       `json:"enrollment_timeout_seconds"`
-	HeartbeatOfflineSeconds              int       `json:"heartbeat_offline_seconds"`
-	CreatedAt                            time.Time `json:"created_at"`
-	UpdatedAt                            time.Time `json:"updated_at"`
+	SiteID                               string `json:"site_id"`
+	StrictPXEPreflight                   bool   `json:"strict_pxe_preflight"`
+	EnablePhase2RoCE                     bool   `json:"enable_phase2_roce"`
+	RequireHWSync                        bool   `json:"require_hw_sync"`
+	HardwareSyncInterval                 string `json:"hardware_sync_interval"`
+	ReleaseFallbackNoErase               bool   `json:"release_fallback_no_erase"`
+	EnableDeployRetryOnDatasourceFailure bool   `json:"enable_deploy_retry_on_datasource_failure"`
+	MaxDeployRetryAttempts               int    `json:"max_deploy_retry_attempts"`
+	AutoClaimSingleNewMachine            bool   `json:"auto_claim_single_new_machine"`
+	BatchMaxParallel                     int    `json:"batch_max_parallel"`
+	SiteBootstrapBundleRef               string `json:"site_bootstrap_bundle_ref,omitempty"`
+	EnrollmentTokenTTLSeconds            int    `json:"enrollment_token_ttl_seconds"`
+	InitShareDisks                       bool   `json:"init_share_disks"`
+	DiscoveryTimeoutSeconds              int    `json:"discovery_timeout_seconds"`
+	CommissionTimeoutSeconds             int    `json:"commission_timeout_seconds"`
+	DeployTimeoutSeconds                 int    `json:"deploy_timeout_seconds"`
+	HWSyncSeedTimeoutSeconds             int    `json:"hw_sync_seed_timeout_seconds"`
+	HWSyncHealthTimeoutSeconds           int    `json:"hw_sync_health_timeout_seconds"`
+	EnrollmentTimeoutSeconds             int    `json:"enrollment_timeout_seconds"`
+	HeartbeatOfflineSeconds              int    `json:"heartbeat_offline_seconds"`
+	// RemoveMaasRecord deletes the machine from MAAS at the end of a full
+	// decommission (seed 001 §5.4); false leaves it for MAAS-side audit.
+	RemoveMaasRecord bool `json:"remove_maas_record"`
+	// The decommission waits (0 means the default of DefaultSitePolicy, so
+	// policies stored before these fields existed stay valid).
+	ReleaseTimeoutSeconds   int       `json:"release_timeout_seconds,omitempty"`
+	PowerOffTimeoutSeconds  int       `json:"power_off_timeout_seconds,omitempty"`
+	AgentTaskTimeoutSeconds int       `json:"agent_task_timeout_seconds,omitempty"`
+	CreatedAt               time.Time `json:"created_at"`
+	UpdatedAt               time.Time `json:"updated_at"`
 }
 
 // DefaultSitePolicy returns the seed's defaults: the one place they live.
@@ -50,6 +58,9 @@ func DefaultSitePolicy(siteID string) SitePolicy {
 		HWSyncHealthTimeoutSeconds:           1800,
 		EnrollmentTimeoutSeconds:             1800,
 		HeartbeatOfflineSeconds:              300,
+		ReleaseTimeoutSeconds:                defaultReleaseTimeout,
+		PowerOffTimeoutSeconds:               defaultPowerOffTimeout,
+		AgentTaskTimeoutSeconds:              defaultAgentTaskTimeout,
 	}
 }
 
@@ -62,6 +73,9 @@ func (p SitePolicy) TimeoutFor(key string) time.Duration {
 		"hw_sync_seed_timeout":   p.HWSyncSeedTimeoutSeconds,
 		"hw_sync_health_timeout": p.HWSyncHealthTimeoutSeconds,
 		"enrollment_timeout":     p.EnrollmentTimeoutSeconds,
+		"release_timeout":        orDefault(p.ReleaseTimeoutSeconds, defaultReleaseTimeout),
+		"power_off_timeout":      orDefault(p.PowerOffTimeoutSeconds, defaultPowerOffTimeout),
+		"agent_task_timeout":     orDefault(p.AgentTaskTimeoutSeconds, defaultAgentTaskTimeout),
 	}[key]
 	return time.Duration(secs) * time.Second
 }
@@ -90,6 +104,9 @@ func (p SitePolicy) Validate() error {
 		{"hw_sync_health_timeout_seconds", p.HWSyncHealthTimeoutSeconds, 30, 86400},
 		{"enrollment_timeout_seconds", p.EnrollmentTimeoutSeconds, 30, 86400},
 		{"heartbeat_offline_seconds", p.HeartbeatOfflineSeconds, 30, 86400},
+		{"release_timeout_seconds", orDefault(p.ReleaseTimeoutSeconds, defaultReleaseTimeout), 60, 7 * 86400},
+		{"power_off_timeout_seconds", orDefault(p.PowerOffTimeoutSeconds, defaultPowerOffTimeout), 30, 86400},
+		{"agent_task_timeout_seconds", orDefault(p.AgentTaskTimeoutSeconds, defaultAgentTaskTimeout), 30, 86400},
 	}
 	for _, b := range bounds {
 		if b.v < b.min || b.v > b.max {

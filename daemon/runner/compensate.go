@@ -60,5 +60,6 @@ func (r *Runner) compensate(ctx context.Context, def *Def, run lifecycle.Run, f 
 	if err != nil {
 		return stepResult{run: run, err: err}
 	}
+	def.ended(ctx, run, next)
 	return stepResult{run: next}
 }

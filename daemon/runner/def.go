@@ -48,6 +48,23 @@ type Def struct {
 	// Adopt decides adopt_observed_state: nil means observed state already
 	// meets the run's goal and the run may be marked reconciled.
 	Adopt func(ctx context.Context, c *Context) error
+	// OnEnd, when set, is told of a run that a committed journal write
+	// just moved into completed, cancelled or a failure state (from
+	// another state). It runs on the stage's worker after the commit and
+	// cannot change the run; a crash between the commit and the call
+	// skips it, so what it writes must be idempotent and non-essential
+	// (the lifecycle events of a decommission).
+	OnEnd func(ctx context.Context, run lifecycle.Run)
+}
+
+// ended tells def.OnEnd when the write from prev to next ended the run.
+func (d *Def) ended(ctx context.Context, prev, next lifecycle.Run) {
+	if d.OnEnd == nil || prev.Status == next.Status {
+		return
+	}
+	if next.Status.Terminal() || next.Status.Failed() {
+		d.OnEnd(ctx, next)
+	}
 }
 
 func (d *Def) index(s lifecycle.Stage) int {

@@ -90,6 +90,7 @@ func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lif
 		return stepResult{run: run, err: err}
 	}
 	r.observe(def, run, evs)
+	def.ended(ctx, run, next)
 	return stepResult{run: next}
 }
 

@@ -66,7 +66,7 @@ func crashChild() error {
 		Enrollment: pki.Enrollment{PKI: p, Store: st}, Tasks: agentapi.Queue{Store: st, Notifier: api.Notifier()},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
 	r = runner.New(runner.Options{Store: st, Holder: "crash-child", Logger: quiet(), LeaseTTL: time.Second,
-		Defs: func(lifecycle.Run) (*runner.Def, error) { return deps.Onboarding(), nil }, Backoff: 20 * time.Millisecond})
+		Defs: deps.Defs, Backoff: 20 * time.Millisecond})
 	if err := serveAgents(ctx, api, p, agentAddr); err != nil {
 		return err
 	}

@@ -2,13 +2,15 @@ package workflow
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
-// Deps are the ports the workflows use. All are required.
+// Deps are the ports the workflows use. All are required but Outbox (nil
+// records no lifecycle events), Recheck and Logger.
 type Deps struct {
 	Store      Store
 	Connector  Connector
@@ -17,11 +19,24 @@ type Deps struct {
 	Bootstrap  Bootstrap
 	Enrollment Enrollment
 	Tasks      Tasks
+	// Outbox records the lifecycle events of decommissions for the
+	// control plane (the store's durable outbox).
+	Outbox Outbox
 	// NewID returns a fresh id (injected randomness).
 	NewID func() (string, error)
 	// Recheck is how often a wait that no MAAS change announces (hardware
 	// sync freshness, PXE discovery) looks again. Default 30s.
 	Recheck time.Duration
+	// Logger logs what a stage cannot report through its run (an event
+	// the outbox refused after the run ended). Default slog.Default().
+	Logger *slog.Logger
+}
+
+func (d Deps) logger() *slog.Logger {
+	if d.Logger == nil {
+		return slog.Default()
+	}
+	return d.Logger
 }
 
 func (d Deps) recheck() time.Duration {

@@ -1,6 +1,7 @@
 // Package workflow holds the lifecycle workflows the runner drives: the
-// MAAS onboarding of seed 001 §4.3 stage by stage, and (later) reimage and
-// decommission.
+// MAAS onboarding of seed 001 §4.3 stage by stage, and the decommissions
+// of seed 001 §5 (soft reset, reimage, full decommission, storage
+// cleanup), which wait on agent tasks and publish lifecycle events.
 //
 // Stages talk to the outside world only through small ports declared
 // where they are used (one per MAAS stage family, and Vault, BMC power,

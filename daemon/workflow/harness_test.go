@@ -51,6 +51,7 @@ type site struct {
 	enroll  func(b maassim.Boot)
 	hostsUp map[string]*simhost.Host // booted hosts by hostname, with real agents
 	queue   agentapi.Queue
+	outbox  *memOutbox
 }
 
 // siteOptions tune newSite; zero values mean the test defaults.
@@ -75,7 +76,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: o.speed, Seed: 7, TickInterval: 5 * time.Millisecond})
 	must(t, err)
 	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{},
-		hostsUp: map[string]*simhost.Host{}}
+		hostsUp: map[string]*simhost.Host{}, outbox: newMemOutbox()}
 	s.srv = httptest.NewServer(s.log.wrap(sim))
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{})
 	must(t, err)
@@ -86,9 +87,10 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	s.createSite()
 	s.deps = workflow.Deps{Store: st, Connector: maasConnector{}, Secrets: secrets.NewStore(s.secrets),
 		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st}, Tasks: storeTasks{st},
-		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond}
+		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond,
+		Outbox: s.outbox, Logger: quiet()}
 	ro := runner.Options{Store: st, Holder: "test", Logger: quiet(),
-		Defs:    func(lifecycle.Run) (*runner.Def, error) { return s.deps.Onboarding(), nil },
+		Defs:    func(r lifecycle.Run) (*runner.Def, error) { return s.deps.Defs(r) },
 		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}
 	if o.clock != nil {
 		ro.Clock = o.clock

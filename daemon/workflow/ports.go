@@ -10,8 +10,8 @@ import (
 // (finder and creator in stage_find.go, commissioner in
 // stage_commission.go, storage in stage_storage.go, network in
 // stage_pxe.go, deployer in stage_deploy.go, releaser in compensate.go,
-// events in stage_recover.go, the site check and the hardware-sync token
-// below). Errors are lifecycle errors: not_found, conflict (MAAS's 409
+// events in stage_recover.go, power and removal in stage_poweroff.go,
+// the site check and the hardware-sync token below). Errors are lifecycle errors: not_found, conflict (MAAS's 409
 // text), invalid, unauthorized, unavailable (retryable).
 
 // SiteChecker is the preflight's view of MAAS: reachable, and whose key.
@@ -40,6 +40,8 @@ type MAAS interface {
 	Releaser
 	Events
 	Tokens
+	PowerController
+	Remover
 }
 
 // Connector opens a MAAS client for a site with an API key read from Vault
@@ -80,6 +82,9 @@ type Store interface {
 	GetSite(ctx context.Context, id string) (lifecycle.Site, error)
 	ListPowerOverrides(ctx context.Context, siteID string) ([]lifecycle.PowerOverride, error)
 	ListRoCEAssignments(ctx context.Context, siteID, hostname string) ([]lifecycle.RoCEAssignment, error)
+	// GetTask reads an agent task and its result (the decommission's
+	// waits on the agent).
+	GetTask(ctx context.Context, id string) (lifecycle.AgentTask, error)
 }
 
 // Tasks queues agent tasks (idempotently per node and type) and wakes the

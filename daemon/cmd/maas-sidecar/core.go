@@ -47,7 +47,7 @@ type adapters struct {
 }
 
 // buildCore wires the adapters into the runner
-// and the onboarding workflow, the feed and the reconciler; their metrics
+// and the workflows (onboarding, decommission), the feed and the reconciler; their metrics
 // go to reg.
 func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.Registry, log *slog.Logger) (*core, error) {
 	p, err := openPKI(cfg.StateDir)
@@ -59,10 +59,13 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg)}
 	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power,
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
-		NewID:      func() (string, error) { return lifecycle.NewID(nil) }}
+		NewID:      func() (string, error) { return lifecycle.NewID(nil) }, Logger: log}
+	deps.Outbox = outboxOf(st, log)
 	resolver := workflow.ReseedPayloads{Deps: deps, RackURL: ad.rackURL}
 	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(lifecycle.NodeKey(n.ID)); return nil }
-	if c.agents, err = startAgents(cfg, st, p, hook, resolver.Resolve, agentapi.NewMetrics(reg), log); err != nil {
+	// A task result wakes the run waiting on the node's agent.
+	woken := wakeOnResult{Store: st, wake: func(k string) { c.runner.Wake(k) }}
+	if c.agents, err = startAgents(cfg, woken, p, hook, resolver.Resolve, agentapi.NewMetrics(reg), log); err != nil {
 		return nil, err
 	}
 	deps.Bootstrap = cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackageURL: cfg.Agent.PackageURL,
@@ -71,7 +74,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
 	host, _ := os.Hostname()
 	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: host,
-		Defs:    func(lifecycle.Run) (*runner.Def, error) { return deps.Onboarding(), nil },
+		Defs:    deps.Defs,
 		Observe: metrics.NewStages(reg).Observe})
 	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log,
 		Metrics: reconcile.NewMetrics(reg)})

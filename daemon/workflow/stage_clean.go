@@ -1,0 +1,88 @@
+package workflow
+
+import (
+	"context"
+
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
+)
+
+// cleanupStorage scrubs the storage the request names through the agent
+// (node.storage_cleanup); none skips it.
+func (d Deps) cleanupStorage(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	mode := c.Run.StorageCleanup
+	if mode == "" || mode == lifecycle.StorageNone {
+		return runner.Skip("storage_cleanup is none"), nil
+	}
+	if _, err := d.decomNode(ctx, c); err != nil {
+		return runner.Outcome{}, err
+	}
+	done, out, err := d.runTasks(ctx, c, []taskStep{
+		{lifecycle.TaskStorageCleanup, wire.StorageCleanupPayload{Mode: string(mode)}},
+	})
+	if !done {
+		return out, err
+	}
+	return runner.Done("storage cleaned (" + string(mode) + ")"), nil
+}
+
+// scrubGPU resets every GPU through the agent (node.gpu_scrub), killing
+// compute processes the drain left. A scrub that cannot clear a GPU
+// quarantines the node.
+func (d Deps) scrubGPU(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	return d.cleanCheck(ctx, c, lifecycle.TaskGPUScrub, wire.GPUScrubPayload{KillProcesses: true}, "GPUs scrubbed")
+}
+
+// validateCleanNode proves the node clean through the agent
+// (node.validate_clean); a failed validation quarantines it.
+func (d Deps) validateCleanNode(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	return d.cleanCheck(ctx, c, lifecycle.TaskValidateClean, wire.ValidateCleanPayload{}, "node validated clean")
+}
+
+// cleanCheck runs a task whose failure means residue the node may not be
+// allocated with: the node is quarantined (seed 000 §3.3, cleanup
+// validation), node.quarantined is published, and the run fails with
+// cleanup_validation_failure. An unreachable agent is agent_task_failure.
+func (d Deps) cleanCheck(ctx context.Context, c *runner.Context, typ lifecycle.TaskType, payload any, ok string) (runner.Outcome, error) {
+	if _, err := d.decomNode(ctx, c); err != nil {
+		return runner.Outcome{}, err
+	}
+	t, finished, err := d.agentTask(ctx, c, typ, payload)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	if !finished {
+		return d.awaitTask(c, t)
+	}
+	summarize(c, t)
+	if succeeded(t) && evidencePassed(t) {
+		return runner.Done(ok), nil
+	}
+	if t.State == lifecycle.TaskExpired {
+		return runner.Outcome{}, runner.Classed(lifecycle.FailAgentTask, taskFailed(t))
+	}
+	if err := d.quarantine(ctx, c); err != nil {
+		return runner.Outcome{}, err
+	}
+	return runner.Outcome{}, runner.Classed(lifecycle.FailCleanupValidation, lifecycle.Errorf(lifecycle.CodeConflict,
+		"workflow", "%s; node quarantined", taskFailed(t)))
+}
+
+// quarantine moves an active or offline node to quarantined as cleanup
+// validation and tells the control plane; a node already quarantined
+// stays so.
+func (d Deps) quarantine(ctx context.Context, c *runner.Context) error {
+	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
+	if err != nil {
+		return err
+	}
+	if n.Status == lifecycle.NodeActive || n.Status == lifecycle.NodeOffline {
+		if _, err := d.moveNode(ctx, n, lifecycle.NodeQuarantined, lifecycle.ActorCleanupValidation); err != nil {
+			return err
+		}
+		c.SetVar(varQuarantined, string(c.Run.CurrentStage))
+	}
+	return d.publish(ctx, c.Run, attemptKey(c), lifecycle.EventNodeQuarantined,
+		EventData{Stage: c.Run.CurrentStage, Message: "failed clean validation"}, c.Now)
+}
