@@ -8,8 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/agent/wire"
-	"github.com/gpuaas/maas-sidecar/daemon/clock"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
@@ -234,4 +235,4 @@ func (s *site) eventTypes(id string, n int) []string {
 	return s.outbox.types(id)
 }
 
-func newFakeClock() *clock.Fake { return clock.NewFake(time.Now()) }
+func newFakeClock() *clockwork.FakeClock { return clockwork.NewFakeClockAt(time.Now()) }
