@@ -38,6 +38,8 @@ type Config struct {
 	Vault Vault `yaml:"vault"`
 	// IPMI configures direct BMC access (the PXE discovery path).
 	IPMI IPMI `yaml:"ipmi"`
+	// Events delivers the lifecycle events of the outbox.
+	Events Events `yaml:"events"`
 	// PollInterval is how often the change feed reads each site's MAAS
 	// events cursor (webhooks come at once; a full resync runs every 5m).
 	PollInterval time.Duration `yaml:"poll_interval"`
@@ -94,5 +96,6 @@ func Default() Config {
 		StoreLockTimeout: 5 * time.Second,
 		Agent:            Agent{Listen: ":5291", HTTP: defaultHTTP(8192)},
 		PollInterval:     10 * time.Second,
+		Events:           defaultEvents(),
 	}
 }

@@ -42,6 +42,10 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"agent write timeout", func(c *Config) { c.Agent.HTTP.WriteTimeout = 0 }, "agent.http.write_timeout", "0s"},
 		{"header cap", func(c *Config) { c.AdminHTTP.MaxHeaderBytes = 10 }, "admin_http.max_header_bytes", "10 is not between"},
 		{"connection cap", func(c *Config) { c.Agent.HTTP.MaxConnections = 0 }, "agent.http.max_connections", "0 is not a positive"},
+		{"events url", func(c *Config) { c.Events.URL = "ftp://cp/events" }, "events.url", `events.url: "ftp://cp/events" is not an http(s) URL`},
+		{"events url with password", func(c *Config) { c.Events.URL = "https://u:p@cp/events"; c.Events.SecretFile = "/s" }, "events.url", "must not carry credentials"},
+		{"events without secret", func(c *Config) { c.Events.URL = "https://cp/events" }, "events.secret_file", "required when events.url is set"},
+		{"events timeout", func(c *Config) { c.Events.Timeout = 0 }, "events.timeout", "events.timeout: 0s is not a positive"},
 		{"http package without digest", func(c *Config) { c.Agent.PackageURL = "http://mirror/a.deb" }, "agent.package_sha256", "required"},
 	}
 	for _, tt := range tests {
@@ -80,6 +84,10 @@ func TestParse(t *testing.T) {
 			func(c *Config) { c.AdminListen, c.LogLevel, c.ShutdownTimeout = "0.0.0.0:6000", "debug", 3*time.Second }},
 		{"listener limits", "agent:\n  http:\n    idle_timeout: 15s\n    max_connections: 5000\n",
 			func(c *Config) { c.Agent.HTTP.IdleTimeout, c.Agent.HTTP.MaxConnections = 15*time.Second, 5000 }},
+		{"events", "events:\n  url: https://cp.example/events\n  secret_file: /etc/maas-sidecar/events.secret\n  timeout: 3s\n",
+			func(c *Config) {
+				c.Events = Events{URL: "https://cp.example/events", SecretFile: "/etc/maas-sidecar/events.secret", Timeout: 3 * time.Second}
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

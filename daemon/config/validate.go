@@ -41,6 +41,9 @@ func (c Config) Validate() error {
 		// without a successful poll.
 		return invalid("poll_interval", "%s is over 1m; the feed-stalled alert expects a poll at least every minute", c.PollInterval)
 	}
+	if err := c.Events.validate(); err != nil {
+		return err
+	}
 	return c.Agent.validate()
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/clocks"
 )
 
 // inboxBatch bounds how many inbox events one processing round takes.
@@ -26,7 +27,7 @@ func (f *Feed) processLoop(ctx context.Context) error {
 		case <-t.Chan():
 		}
 		t.Stop()
-		if !sleep(ctx, f.cfg.Clock, f.cfg.Debounce) {
+		if !clocks.Sleep(ctx, f.cfg.Clock, f.cfg.Debounce) {
 			return nil
 		}
 		for f.processInbox(ctx) {

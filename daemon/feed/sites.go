@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/clocks"
 )
 
 // sitesLoop runs one events cursor and one resync loop per live site,
@@ -22,7 +23,7 @@ func (f *Feed) sitesLoop(ctx context.Context) error {
 			f.log.Warn("list sites failed; the site loops keep running", "err", err)
 		}
 		f.prune(ctx)
-		if !sleep(ctx, f.cfg.Clock, f.cfg.SitesInterval) {
+		if !clocks.Sleep(ctx, f.cfg.Clock, f.cfg.SitesInterval) {
 			return nil
 		}
 	}
@@ -79,7 +80,7 @@ func (f *Feed) loop(ctx context.Context, siteID, source string, every time.Durat
 		} else {
 			f.cfg.Metrics.succeeded(siteID, source, f.cfg.Clock.Now())
 		}
-		if !sleep(ctx, f.cfg.Clock, every) {
+		if !clocks.Sleep(ctx, f.cfg.Clock, every) {
 			return
 		}
 	}

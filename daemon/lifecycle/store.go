@@ -22,6 +22,7 @@ type Store interface {
 	SiteConfigStore
 	MaasStateStore
 	FeedStore
+	OutboxStore
 	// Close releases the backend. Calls after Close return unavailable.
 	Close() error
 }

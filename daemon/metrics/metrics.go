@@ -14,6 +14,7 @@ import (
 type Stages struct {
 	duration *prometheus.HistogramVec
 	failures *prometheus.CounterVec
+	decoms   *prometheus.CounterVec
 }
 
 // NewStages registers the stage metrics with reg.
@@ -24,11 +25,19 @@ func NewStages(reg prometheus.Registerer) *Stages {
 			Buckets: []float64{0.1, 1, 5, 30, 60, 300, 900, 1800, 3600, 7200}}, []string{"workflow", "stage", "outcome"}),
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_stage_failures_total",
 			Help: "Failed stage attempts by failure class."}, []string{"failure_class"}),
+		decoms: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_decommissions_total",
+			Help: "Decommission runs that ended a stage in a landing state, by mode and outcome (completed, failed_retryable, failed_manual_intervention, ...)."},
+			[]string{"mode", "outcome"}),
 	}
 	for _, c := range lifecycle.FailureClasses {
 		s.failures.WithLabelValues(string(c))
 	}
-	reg.MustRegister(s.duration, s.failures)
+	for _, m := range lifecycle.DecommissionModes {
+		for _, o := range []lifecycle.JobState{lifecycle.JobCompleted, lifecycle.JobFailedRetryable, lifecycle.JobFailedManualIntervention} {
+			s.decoms.WithLabelValues(string(m), string(o))
+		}
+	}
+	reg.MustRegister(s.duration, s.failures, s.decoms)
 	return s
 }
 
@@ -41,6 +50,9 @@ func (s *Stages) Observe(o runner.StageObservation) {
 			class = lifecycle.FailStateAmbiguity
 		}
 		s.failures.WithLabelValues(string(class)).Inc()
+	}
+	if o.Kind == lifecycle.RunDecommission && o.Ended && o.Mode.Stages() != nil {
+		s.decoms.WithLabelValues(string(o.Mode), string(o.RunStatus)).Inc()
 	}
 }
 

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/jonboulle/clockwork"
-
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/clocks"
 )
 
 // Run checks agent contact every HeartbeatInterval until ctx ends.
@@ -16,21 +15,9 @@ func (r *Reconciler) Run(ctx context.Context) error {
 		if err := r.Heartbeat(ctx); err != nil && ctx.Err() == nil {
 			r.log.Warn("heartbeat check failed", "err", err)
 		}
-		if !sleep(ctx, r.cfg.Clock, r.cfg.HeartbeatInterval) {
+		if !clocks.Sleep(ctx, r.cfg.Clock, r.cfg.HeartbeatInterval) {
 			return nil
 		}
-	}
-}
-
-// sleep waits d on c; it returns false when ctx ended first.
-func sleep(ctx context.Context, c clockwork.Clock, d time.Duration) bool {
-	t := c.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.Chan():
-		return true
 	}
 }
 

@@ -35,9 +35,10 @@ func TestObserverSeesEveryEndedAttemptWithItsDuration(t *testing.T) {
 	defer mu.Unlock()
 	want := []StageObservation{
 		{Workflow: "onboarding", Kind: lifecycle.RunOnboarding, Stage: lifecycle.StageLoadSiteConfig,
-			Outcome: lifecycle.EventSucceeded, Duration: 3 * time.Second},
+			Outcome: lifecycle.EventSucceeded, Duration: 3 * time.Second, RunStatus: lifecycle.JobRunning},
 		{Workflow: "onboarding", Kind: lifecycle.RunOnboarding, Stage: lifecycle.StageCommissionNode,
-			Outcome: lifecycle.EventFailed, FailureClass: lifecycle.FailHardwareMismatch},
+			Outcome: lifecycle.EventFailed, FailureClass: lifecycle.FailHardwareMismatch,
+			RunStatus: lifecycle.JobFailedManualIntervention, Ended: true},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("observations (-want +got):\n%s", d)

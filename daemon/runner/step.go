@@ -89,7 +89,7 @@ func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lif
 	if err != nil {
 		return stepResult{run: run, err: err}
 	}
-	r.observe(def, run, evs)
+	r.observe(def, run, next, evs)
 	def.ended(ctx, run, next)
 	return stepResult{run: next}
 }

@@ -27,6 +27,7 @@ type Store interface {
 	GetRun(ctx context.Context, id string) (lifecycle.Run, error)
 	ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error)
 	ListRunEvents(ctx context.Context, runID string, afterSeq uint64, limit int) ([]lifecycle.RunEvent, error)
+	ListTasks(ctx context.Context, f lifecycle.TaskFilter) ([]lifecycle.AgentTask, error)
 }
 
 // Runner drives runs (daemon/runner satisfies it). Submit hands it a

@@ -55,6 +55,7 @@ func (a *API) routes() []route {
 	for _, p := range recoveryOrder {
 		rs = append(rs, route{http.MethodPost, Prefix + "/onboardings/{id}/" + p, operator, a.recovery(RecoveryPaths[p])})
 	}
+	rs = append(rs, a.decommissionRoutes()...)
 	return rs
 }
 

@@ -30,7 +30,8 @@ commands:
   serve     run the daemon (see maas-sidecar serve -h)
   version   print the version
   help      show this help
-  site, policy, override, roce, onboard, onboarding, node, token, audit:
+  site, policy, override, roce, onboard, onboarding, node, decommission,
+  token, audit:
             operator commands that call the admin API (see help)
 
 operator flags: --addr (or MAAS_SIDECAR_ADDR), --token, --token-file (or

@@ -73,6 +73,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	for _, run := range ad.runs {
 		p.Go(stageAdapters, run)
 	}
+	if post := eventPoster(cfg, st, reg, log); post != nil {
+		p.Go(stageAdapters, post)
+	}
 	adminSlot.Set(adminAPI(st, c, log))
 	check := api.CheckerFunc(st.Check)
 	ready.Serve(check)

@@ -21,8 +21,10 @@ const (
 	// releases its site leases on the way out, the feed, the reconciler
 	// and the watchdog.
 	stageCore
-	// stageAdapters is the adapters' own loops (Vault's token renewal) and
-	// dev mode's simulated site: the outside world outlives the core.
+	// stageAdapters is the adapters' own loops (Vault's token renewal),
+	// the outbox poster and dev mode's simulated site: the outside world
+	// outlives the core, and the poster sends what the core's last stages
+	// recorded.
 	stageAdapters
 	numStages
 )

@@ -29,8 +29,12 @@ var (
 	bInboxIDs   = []byte("webhook_ids")      // site id + event id -> seq (deduplication)
 	bInboxOpen  = []byte("webhook_pending")  // seq -> nothing (unprocessed events)
 	bCursors    = []byte("feed_cursors")     // site id -> events cursor
+	bOutbox     = []byte("outbox")           // seq -> lifecycle event
+	bOutboxIDs  = []byte("outbox_ids")       // event id -> seq (idempotent append)
+	bOutboxOpen = []byte("outbox_pending")   // seq -> node id (undelivered events)
 )
 
 var allBuckets = [][]byte{bSites, bSiteNames, bPolicies, bNodes, bNodeHosts, bRuns, bEvents, bLeases,
 	bAudit, bTokens, bTokenHash, bTasks, bOpenTasks, bTaskSeq, bEnroll, bEnrollNode,
-	bOverrides, bOvrKeys, bRoCE, bRoCEKeys, bBatches, bIdem, bMaasState, bInbox, bInboxIDs, bInboxOpen, bCursors}
+	bOverrides, bOvrKeys, bRoCE, bRoCEKeys, bBatches, bIdem, bMaasState, bInbox, bInboxIDs, bInboxOpen, bCursors,
+	bOutbox, bOutboxIDs, bOutboxOpen}

@@ -41,6 +41,7 @@ func Run(t *testing.T, nh NewHarness) {
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},
 		{"MaasState", testMaasState}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
+		{"Outbox", testOutbox},
 		{"ConcurrentWriters", testConcurrentWriters}, {"Reopen", testReopen}, {"Closed", testClosed},
 	}
 	for _, s := range suites {
