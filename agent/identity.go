@@ -176,3 +176,12 @@ func csrFor(key *ecdsa.PrivateKey) (string, error) {
 	}
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: csr})), nil
 }
+
+// serial is the current certificate's serial as the daemon records it
+// (lower-case hex), or "" without one.
+func (a *Agent) serial() string {
+	if a.cert == nil || a.cert.Leaf == nil {
+		return ""
+	}
+	return a.cert.Leaf.SerialNumber.Text(16)
+}
