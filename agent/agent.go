@@ -45,9 +45,14 @@ type Options struct {
 	Logger    *slog.Logger
 }
 
-// Stats are the agent's counters.
+// Stats are the agent's counters. Refusals counts the daemon refusing
+// the client certificate (401 or 403 on an authenticated route);
+// EnrollRefusals the enrollment tokens it refused for good; Refused says
+// the certificate is refused now (until an enrollment or an accepted poll).
 type Stats struct {
 	Polls, Ran, Rejected, Enrollments, Renewals uint64
+	Refusals, EnrollRefusals                    uint64
+	Refused                                     bool
 }
 
 // Agent is one node agent.
@@ -59,7 +64,12 @@ type Agent struct {
 	log      *slog.Logger
 	progress atomic.Int64 // unix nanos of the last loop step start
 	busy     atomic.Bool  // a task is running
-	stats    struct{ polls, ran, rejected, enrollments, renewals atomic.Uint64 }
+	stats    struct {
+		polls, ran, rejected, enrollments, renewals, refusals, enrollRefusals atomic.Uint64
+		refused                                                               atomic.Bool
+	}
+	refusal    string // the refusal last logged, "" while the daemon accepts the agent
+	spentToken string // digest of the last token enrolled with or refused for good
 }
 
 // New checks the options and returns an agent.
@@ -80,7 +90,8 @@ func New(o Options) (*Agent, error) {
 // Stats returns the counters so far.
 func (a *Agent) Stats() Stats {
 	return Stats{Polls: a.stats.polls.Load(), Ran: a.stats.ran.Load(), Rejected: a.stats.rejected.Load(),
-		Enrollments: a.stats.enrollments.Load(), Renewals: a.stats.renewals.Load()}
+		Enrollments: a.stats.enrollments.Load(), Renewals: a.stats.renewals.Load(), Refusals: a.stats.refusals.Load(),
+		EnrollRefusals: a.stats.enrollRefusals.Load(), Refused: a.stats.refused.Load()}
 }
 
 // Healthy reports whether the loop is making progress: a task is running

@@ -11,8 +11,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/state"
@@ -51,18 +49,19 @@ func (a *Agent) forget() {
 	}
 }
 
-// enroll reads the token file afresh, makes a key and enrolls with it.
-func (a *Agent) enroll(ctx context.Context) error {
-	tok, err := os.ReadFile(a.o.Root.Path(a.o.Config.EnrollmentTokenPath))
-	if err != nil {
-		return fmt.Errorf("enroll: read the enrollment token: %w", err)
-	}
-	token := strings.TrimSpace(string(tok))
+// enroll makes a key for token (or reuses the one an earlier attempt
+// with it saved) and enrolls. On success the new identity replaces any
+// old one, the spent token file is removed and a refusal ends; a token
+// the daemon refuses for good is not sent again.
+func (a *Agent) enroll(ctx context.Context, token string) error {
 	keyPEM, csrPEM, err := a.enrollmentKey(token)
 	if err != nil {
 		return err
 	}
 	resp, err := a.o.Transport.Enroll(ctx, wire.EnrollRequest{NodeID: a.o.Config.NodeID, Token: token, CSR: csrPEM})
+	if permanentRefusal(err) {
+		return a.tokenRefused(token, err)
+	}
 	if err != nil {
 		return fmt.Errorf("enroll: %w", err)
 	}
@@ -72,6 +71,9 @@ func (a *Agent) enroll(ctx context.Context) error {
 	if err := a.o.State.DropPendingKey(); err != nil {
 		a.log.Warn("could not remove the pending enrollment key", "err", err)
 	}
+	a.dropToken(token)
+	a.refusal = ""
+	a.stats.refused.Store(false)
 	a.stats.enrollments.Add(1)
 	a.log.Info("agent enrolled", "serial", resp.Serial, "not_after", resp.NotAfter)
 	return nil
@@ -175,4 +177,13 @@ func csrFor(key *ecdsa.PrivateKey) (string, error) {
 		return "", fmt.Errorf("agent csr: %w", err)
 	}
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: csr})), nil
+}
+
+// serial is the current certificate's serial as the daemon records it
+// (lower-case hex), or "" without one.
+func (a *Agent) serial() string {
+	if a.cert == nil || a.cert.Leaf == nil {
+		return ""
+	}
+	return a.cert.Leaf.SerialNumber.Text(16)
 }

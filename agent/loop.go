@@ -4,14 +4,16 @@ import (
 	"context"
 	"errors"
 
-	"github.com/gpuaas/maas-sidecar/agent/wire"
 	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
 // errExpired means the client certificate ran out before it was renewed.
 var errExpired = errors.New("client certificate expired")
 
-// Run enrolls if needed, then polls and runs tasks until ctx ends.
+// Run enrolls if needed, then polls and runs tasks until ctx ends. Every
+// failed step backs off (capped, jittered, or longer when the daemon asks
+// with Retry-After); a refused certificate or token is logged once, when
+// it first happens, and counted every time.
 func (a *Agent) Run(ctx context.Context) error {
 	if err := a.o.State.Init(); err != nil {
 		return err
@@ -30,55 +32,59 @@ func (a *Agent) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			break
 		}
-		if identityLost(err) && a.cert != nil {
-			a.log.Warn("agent identity lost; re-enrolling with the token file", "err", err)
-			a.forget()
-		} else {
+		if !errors.As(err, new(loggedError)) {
 			a.log.Warn("agent step failed; retrying", "err", err)
 		}
+		wait := max(bo.Next(), retryAfter(err))
 		select {
-		case <-a.o.Clock.After(bo.Next()):
+		case <-a.o.Clock.After(wait):
 		case <-ctx.Done():
 		}
 	}
 	return nil
 }
 
-// step does one unit of work: enroll, renew, or one long poll.
+// step does one unit of work: enroll, renew, or one long poll. Without an
+// identity, or with one the daemon refuses, a new token in the token file
+// enrolls the agent again; refused and without one, it polls on with the
+// certificate it has, so a lifted refusal needs nothing more.
 func (a *Agent) step(ctx context.Context) error {
-	if a.cert == nil {
-		return a.enroll(ctx)
+	if a.cert != nil && !a.o.Clock.Now().Before(a.cert.Leaf.NotAfter) {
+		a.log.Error("the agent certificate expired before it was renewed; enrolling again needs a new token",
+			"err", errExpired, "serial", a.serial())
+		a.forget()
 	}
-	now := a.o.Clock.Now()
-	if !now.Before(a.cert.Leaf.NotAfter) {
-		return errExpired
+	if a.cert == nil || a.refusal != "" {
+		tok, ok, err := a.freshToken()
+		switch {
+		case err != nil:
+			return err
+		case ok:
+			return a.enroll(ctx, tok)
+		case a.cert == nil:
+			return a.noToken()
+		}
 	}
-	if a.renewDue(now) {
-		if err := a.renew(ctx); err != nil {
-			if identityLost(err) {
-				return err
-			}
+	if a.renewDue(a.o.Clock.Now()) {
+		if err := a.renew(ctx); certRefused(err) {
+			return a.refuse(err)
+		} else if err != nil {
 			a.log.Warn("certificate renewal failed; polling on", "err", err)
 		}
 	}
 	t, err := a.o.Transport.Wait(ctx, a.o.Config.NodeID, a.o.Config.PollTimeout)
+	if certRefused(err) {
+		return a.refuse(err)
+	}
 	if err != nil {
 		return err
 	}
+	a.accepted()
 	a.stats.polls.Add(1)
 	if t != nil {
 		a.handle(ctx, *t)
 	}
 	return nil
-}
-
-// identityLost: the daemon no longer accepts our certificate, or it ran out.
-func identityLost(err error) bool {
-	var p *wire.Problem
-	if errors.As(err, &p) {
-		return p.Status == 401 || p.Status == 403
-	}
-	return errors.Is(err, errExpired)
 }
 
 // retryDelays is the loop's capped exponential backoff with equal jitter.

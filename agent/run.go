@@ -11,7 +11,11 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
 
-// verify checks a delivered task before anything runs.
+// verify checks a delivered task before anything runs. A task bound to
+// a certificate serial runs only under that certificate: one issued to an
+// earlier identity of this node (before a reimage, a revoke or a
+// re-enrollment) is refused even on a fresh state directory. A task
+// without a serial comes from a daemon that predates the binding.
 func (a *Agent) verify(t wire.Task) error {
 	switch {
 	case wire.Verify(a.pub, t) != nil:
@@ -20,6 +24,8 @@ func (a *Agent) verify(t wire.Task) error {
 		return fmt.Errorf("rejected: task is for node %q", t.NodeID)
 	case !a.o.Clock.Now().Before(t.ExpiresAt):
 		return fmt.Errorf("rejected: task expired at %s", t.ExpiresAt.UTC().Format(time.RFC3339))
+	case t.CertSerial != "" && t.CertSerial != a.serial():
+		return fmt.Errorf("rejected: task was issued to certificate %s, not this agent's", t.CertSerial)
 	case t.Seq <= a.seq:
 		return fmt.Errorf("rejected: sequence %d already used (high-water %d)", t.Seq, a.seq)
 	}

@@ -36,7 +36,13 @@ type Task struct {
 	Payload   []byte    `json:"payload,omitempty"` // JSON object, sent as base64 so the signed bytes travel unchanged
 	ExpiresAt time.Time `json:"expires_at"`
 	Seq       uint64    `json:"seq"`
-	Signature []byte    `json:"signature"`
+	// CertSerial binds the task to one life of the node: the serial (hex,
+	// as the daemon records it) of the client certificate that claimed it.
+	// An agent runs a task only when it names its own certificate, so a
+	// reimaged host refuses tasks issued to its previous identity. Empty
+	// from a daemon that predates the binding.
+	CertSerial string `json:"cert_serial,omitempty"`
+	Signature  []byte `json:"signature"`
 }
 
 // Result is the body of POST RouteResult. Seq is the dispatch sequence the

@@ -1,6 +1,9 @@
 package wire
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // ProblemContentType is the media type of every error body (RFC 9457).
 const ProblemContentType = "application/problem+json"
@@ -16,6 +19,9 @@ type Problem struct {
 	Detail string `json:"detail,omitempty"`
 	Code   string `json:"code,omitempty"`
 	Field  string `json:"field,omitempty"`
+	// RetryAfter is the answer's Retry-After header (429, 503), zero when
+	// absent. It travels in the header, never in the body.
+	RetryAfter time.Duration `json:"-"`
 }
 
 func (p *Problem) Error() string {

@@ -16,12 +16,16 @@ var ErrBadSignature = errors.New("task signature does not verify")
 
 // SigningPayload is the canonical byte string a task signature covers:
 // the domain tag, node id, task id, type, payload, expiry (RFC 3339 in UTC
-// with nanoseconds) and sequence, each length-prefixed so no field can
-// bleed into the next.
+// with nanoseconds), sequence and, when set, certificate serial, each
+// length-prefixed so no field can bleed into the next. A task without a
+// serial signs exactly as before the serial existed.
 func SigningPayload(t Task) []byte {
 	fields := [][]byte{
 		[]byte(signingDomain), []byte(t.NodeID), []byte(t.ID), []byte(t.Type), t.Payload,
 		[]byte(t.ExpiresAt.UTC().Format(time.RFC3339Nano)), []byte(strconv.FormatUint(t.Seq, 10)),
+	}
+	if t.CertSerial != "" {
+		fields = append(fields, []byte(t.CertSerial))
 	}
 	var out []byte
 	for _, f := range fields {

@@ -2,10 +2,12 @@ package wire
 
 import (
 	"crypto/ed25519"
+	"crypto/sha256"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"testing"
 	"time"
@@ -43,6 +45,7 @@ func TestSignVerify(t *testing.T) {
 		{"payload", func(x *Task) { x.Payload = []byte(`{"a":"<c>"}`) }, pub, false},
 		{"expiry", func(x *Task) { x.ExpiresAt = x.ExpiresAt.Add(time.Nanosecond) }, pub, false},
 		{"sequence", func(x *Task) { x.Seq++ }, pub, false},
+		{"serial added", func(x *Task) { x.CertSerial = "1f" }, pub, false},
 		{"signature", func(x *Task) { x.Signature = append([]byte{}, x.Signature...); x.Signature[0] ^= 1 }, pub, false},
 		{"no signature", func(x *Task) { x.Signature = nil }, pub, false},
 		{"no key", func(*Task) {}, nil, false},
@@ -60,6 +63,37 @@ func TestSignVerify(t *testing.T) {
 				t.Fatalf("Verify() = %v, want ErrBadSignature", err)
 			}
 		})
+	}
+}
+
+func TestSignVerifyCertSerial(t *testing.T) {
+	pub, priv := testKey(t, 1)
+	bound := sampleTask()
+	bound.CertSerial = "1f"
+	signed := Sign(priv, bound)
+	tests := []struct {
+		name   string
+		serial string
+		ok     bool
+	}{{"own serial", "1f", true}, {"other serial", "20", false}, {"serial stripped", "", false}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			task := roundTrip(t, signed)
+			task.CertSerial = tc.serial
+			if err := Verify(pub, task); tc.ok != (err == nil) {
+				t.Fatalf("Verify() = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
+
+// TestSigningPayloadWithoutSerialUnchanged pins the payload of a task
+// without a serial to the bytes signed before the serial existed, so
+// agents and daemons on either side of the change still agree.
+func TestSigningPayloadWithoutSerialUnchanged(t *testing.T) {
+	const want = "4b7475a06c31b816e80d01a8b3a57196e4886a5cfbb96d84f5d26ebc3f2d6fdd"
+	if got := fmt.Sprintf("%x", sha256.Sum256(SigningPayload(sampleTask()))); got != want {
+		t.Fatalf("sha256(SigningPayload) = %s, want %s", got, want)
 	}
 }
 

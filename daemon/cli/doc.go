@@ -13,6 +13,7 @@
 //	5  conflict with the current state (409)
 //	6  the API refused the input (400, 413, 422)
 //	7  the command ran, but its outcome is not success: a probe that
-//	   found MAAS unreachable or the key refused, or watched runs that
-//	   ended failed or cancelled
+//	   found MAAS unreachable or the key refused, watched runs that
+//	   ended failed or cancelled, or an enrollment token issued but not
+//	   written to its --output file
 package cli

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
@@ -66,7 +67,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) (int,
 	if resp.StatusCode >= 300 {
 		p := &wire.Problem{Status: resp.StatusCode, Title: http.StatusText(resp.StatusCode)}
 		json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(p)
-		p.Status = resp.StatusCode
+		p.Status, p.RetryAfter = resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return resp.StatusCode, p
 	}
 	if out != nil && resp.StatusCode != http.StatusNoContent {
@@ -76,4 +77,19 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) (int,
 	}
 	io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode, nil
+}
+
+// retryAfter reads a Retry-After value, whole seconds or an HTTP date
+// (RFC 9110 §10.2.3); zero when absent or malformed.
+func retryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
 }

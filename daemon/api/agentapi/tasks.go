@@ -61,8 +61,12 @@ func (a *API) waitFor(r *http.Request, op string) (time.Duration, error) {
 	return min(max(d, a.cfg.MinWait), a.cfg.MaxWait), nil
 }
 
-// answerTask signs and sends a dispatched task. A payload that cannot be
-// resolved now answers 503; the lease lapses and the task is sent again.
+// answerTask signs and sends a dispatched task, bound to the serial of
+// the certificate that claimed it (the node's current one, or the previous
+// one within the renewal overlap, as requireNode admitted): the agent runs
+// it only under that certificate, so a reimaged host refuses tasks issued
+// to its previous life. A payload that cannot be resolved now answers 503;
+// the lease lapses and the task is sent again.
 func (a *API) answerTask(w http.ResponseWriter, r *http.Request, t lifecycle.AgentTask, err error) {
 	payload := t.Payload
 	if err == nil && a.cfg.Resolve != nil {
@@ -72,7 +76,8 @@ func (a *API) answerTask(w http.ResponseWriter, r *http.Request, t lifecycle.Age
 		writeProblem(w, err)
 		return
 	}
-	out := wire.Task{ID: t.ID, NodeID: t.NodeID, Type: string(t.Type), Payload: payload, ExpiresAt: t.ExpiresAt, Seq: t.Seq}
+	out := wire.Task{ID: t.ID, NodeID: t.NodeID, Type: string(t.Type), Payload: payload, ExpiresAt: t.ExpiresAt, Seq: t.Seq,
+		CertSerial: serialOf(r)}
 	out.Signature = a.cfg.Signer.SignTask(wire.SigningPayload(out))
 	writeJSON(w, http.StatusOK, out)
 }

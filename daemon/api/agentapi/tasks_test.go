@@ -91,3 +91,39 @@ func TestResultAndRenew(t *testing.T) {
 		t.Errorf("renewal not recorded: node serial %q, issued %q", n.AgentCertSerial, cr.Serial)
 	}
 }
+
+// TestDispatchedTaskBoundToClaimingCertificate: a task is signed with the
+// serial of the certificate that claimed it, the node's current one, or
+// within the renewal overlap the previous one the agent still presents.
+func TestDispatchedTaskBoundToClaimingCertificate(t *testing.T) {
+	e := agentenv.New(t, agentenv.Options{})
+	node := e.Node(lifecycle.NodeActive)
+	old := e.ClientCert(node)
+	e.Enqueue(node, lifecycle.TaskHeartbeatCheck, map[string]string{}, time.Hour)
+	_, got := poll(t, e.Client(old), e.URL+wire.WaitPath(node)+"?timeout=0s")
+	n, _ := e.Store.GetNode(e.Ctx, node)
+	if got.CertSerial == "" || got.CertSerial != n.AgentCertSerial {
+		t.Fatalf("task bound to serial %q, want the node's %q", got.CertSerial, n.AgentCertSerial)
+	}
+	if err := wire.Verify(e.PKI.SigningPublicKey(), got); err != nil {
+		t.Fatalf("bound task does not verify: %v", err)
+	}
+	stripped := got
+	stripped.CertSerial = ""
+	if wire.Verify(e.PKI.SigningPublicKey(), stripped) == nil {
+		t.Fatal("the signature does not cover the serial")
+	}
+
+	renewed := renew(t, e, node, old)
+	e.Clock.Advance(2 * time.Minute) // the first task's lease lapses
+	_, again := poll(t, e.Client(old), e.URL+wire.WaitPath(node)+"?timeout=0s")
+	if again.ID == "" || again.CertSerial != got.CertSerial {
+		t.Errorf("task claimed within the overlap by the previous certificate bound to %q, want %q", again.CertSerial, got.CertSerial)
+	}
+	e.Clock.Advance(2 * time.Minute)
+	_, third := poll(t, e.Client(renewed), e.URL+wire.WaitPath(node)+"?timeout=0s")
+	n, _ = e.Store.GetNode(e.Ctx, node)
+	if third.ID == "" || third.CertSerial != n.AgentCertSerial || third.CertSerial == got.CertSerial {
+		t.Errorf("task claimed by the renewed certificate bound to %q, want the new serial %q", third.CertSerial, n.AgentCertSerial)
+	}
+}
