@@ -62,7 +62,9 @@ func TestTools(t *testing.T) {
 				}
 			}},
 		{"kill removes the process, a stuck one stays, a gone one exits 1", fakehost.Residue{Process: true, StuckProcess: true}, "kill",
-			func(in fakehost.Injected) []string { return []string{"-KILL", itoa(in.PIDs[0]), itoa(in.PIDs[1]), "99999"} }, 1,
+			func(in fakehost.Injected) []string {
+				return []string{"-KILL", itoa(in.PIDs[0]), itoa(in.PIDs[1]), "99999"}
+			}, 1,
 			func(t *testing.T, root string, in fakehost.Injected) {
 				got := []bool{exists(root, "/proc/"+itoa(in.PIDs[0])), exists(root, "/proc/"+itoa(in.PIDs[1]))}
 				if diff := cmp.Diff([]bool{false, true}, got); diff != "" {
