@@ -14,8 +14,9 @@ TEST_ENV  := MAAS_SIDECAR_VAULTDEV=$(abspath $(VAULTDEV))
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## Build the binaries into bin/.
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./daemon/cmd/maas-sidecar ./agent/cmd/gpuaas-node-agent ./hack/maassim
+build: ## Build the binaries into bin/ (with the simulated hosts' fakehost and fakegpu).
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./daemon/cmd/maas-sidecar ./agent/cmd/gpuaas-node-agent ./hack/maassim \
+		./hack/fakehost ./hack/fakegpu
 
 run: build ## Run the daemon in dev mode: a simulated MAAS site and a demo batch (Ctrl-C stops it).
 	mkdir -p $(STATE_DIR)

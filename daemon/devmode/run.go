@@ -53,7 +53,8 @@ func (s *Site) boot(ctx context.Context, b maassim.Boot, hosts *sync.WaitGroup) 
 		return
 	}
 	h, err := simhost.Boot(ctx, root, b.UserData, simhost.Options{PollTimeout: 20 * time.Second,
-		RetryInitial: 200 * time.Millisecond, RetryMax: 5 * time.Second, Logger: s.log.With("component", "agent", "host", b.Hostname)})
+		RetryInitial: 200 * time.Millisecond, RetryMax: 5 * time.Second, Logger: s.log.With("component", "agent", "host", b.Hostname),
+		ToolsDir: toolsDir(), Residue: simhost.DefaultResidue})
 	if err != nil {
 		log.Error("simulated host did not boot", "err", err)
 		return
@@ -64,4 +65,15 @@ func (s *Site) boot(ctx context.Context, b maassim.Boot, hosts *sync.WaitGroup) 
 			log.Error("simulated host's agent stopped", "err", err)
 		}
 	})
+}
+
+// toolsDir is where dev mode looks for the simulated hosts' fake tools
+// (fakehost, fakegpu): beside the daemon's binary, where make build puts
+// them. The daemon never links them.
+func toolsDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return filepath.Dir(exe)
 }

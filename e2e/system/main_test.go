@@ -10,7 +10,9 @@ import (
 	"testing"
 )
 
-// bins are the binaries under test, built once per test binary.
+// bins are the binaries under test, built once per test binary. dir also
+// holds the simulated hosts' tools, fakehost and fakegpu (maassim's
+// --fake-tools-dir).
 var bins struct {
 	dir                    string
 	daemon, agent, maassim string
@@ -29,10 +31,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// build compiles the three binaries from the module root into dir.
+// build compiles the three binaries and the fake host tools from the
+// module root into dir.
 func build(dir string) error {
 	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"./daemon/cmd/maas-sidecar", "./agent/cmd/gpuaas-node-agent", "./hack/maassim")
+		"./daemon/cmd/maas-sidecar", "./agent/cmd/gpuaas-node-agent", "./hack/maassim", "./hack/fakehost", "./hack/fakegpu")
 	cmd.Dir = filepath.Join("..", "..")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)

@@ -41,16 +41,24 @@ type machine struct {
 type simOptions struct {
 	machines, noBossEvery int
 	speed                 float64
+	// gpus, when set (e.g. "nvidia:8"), gives booted machines a
+	// provisioned root with that GPU inventory and the fake host tools on
+	// PATH (maassim --fake-tools-dir), and enables the residue routes.
+	gpus string
 }
 
 func startSim(t *testing.T, o simOptions) *sim {
 	t.Helper()
 	dir := t.TempDir()
 	s := &sim{t: t, reqLog: filepath.Join(dir, "requests.jsonl"), bootDir: filepath.Join(dir, "hosts")}
-	s.proc = startProc(t, "maassim", nil, bins.maassim, "--listen", "127.0.0.1:0", "--api-key", apiKey,
+	args := []string{"--listen", "127.0.0.1:0", "--api-key", apiKey,
 		"--machines", fmt.Sprint(o.machines), "--no-boss-every", fmt.Sprint(o.noBossEvery),
 		"--speed", fmt.Sprint(o.speed), "--seed", "7", "--request-log", s.reqLog,
-		"--boot-agent", bins.agent, "--boot-dir", s.bootDir, "--boot-agent-retry", "500ms")
+		"--boot-agent", bins.agent, "--boot-dir", s.bootDir, "--boot-agent-retry", "500ms"}
+	if o.gpus != "" {
+		args = append(args, "--fake-tools-dir", bins.dir, "--gpus", o.gpus)
+	}
+	s.proc = startProc(t, "maassim", nil, bins.maassim, args...)
 	s.url = strings.TrimPrefix(s.proc.waitLine(30*time.Second, "MAAS_URL="), "MAAS_URL=")
 	s.base = strings.TrimSuffix(s.url, "/MAAS/")
 	s.machines = parseMachines(s.proc.out.String())

@@ -24,6 +24,8 @@ type agents struct {
 	bin, dir string
 	retry    time.Duration // caps the agents' reconnect backoff when > 0
 	log      *slog.Logger
+	// provision, when set, lays out a fresh root before cloud-init's files.
+	provision func(root string) error
 
 	mu      sync.Mutex
 	stopped bool
@@ -67,6 +69,11 @@ func (a *agents) start(b maassim.Boot) (*agentProc, error) {
 	root := filepath.Join(a.dir, b.Hostname)
 	if err := os.RemoveAll(root); err != nil {
 		return nil, err
+	}
+	if a.provision != nil {
+		if err := a.provision(root); err != nil {
+			return nil, err
+		}
 	}
 	if err := simhost.Apply(root, data); err != nil {
 		return nil, err

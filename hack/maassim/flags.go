@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
@@ -16,6 +18,7 @@ type config struct {
 	images                                    string
 	requestLog                                string
 	bootAgent, bootDir                        string
+	fakeTools, gpus                           string
 	agentRetry                                time.Duration
 	hold                                      string
 	eraseFull, eraseQuick, eraseSecure        time.Duration
@@ -37,6 +40,8 @@ func parseFlags(args []string) config {
 	fs.StringVar(&c.requestLog, "request-log", "", "append every MAAS API call to this `file` as JSON lines")
 	fs.StringVar(&c.bootAgent, "boot-agent", "", "gpuaas-node-agent `binary` to start when a machine boots")
 	fs.StringVar(&c.bootDir, "boot-dir", "", "`dir` holding each booted machine's root (DIR/<hostname>)")
+	fs.StringVar(&c.fakeTools, "fake-tools-dir", "", "`dir` holding the fakehost and fakegpu binaries: booted machines get a provisioned root with them on PATH")
+	fs.StringVar(&c.gpus, "gpus", "nvidia:8", "GPUs of each booted machine with --fake-tools-dir: nvidia:N, amd:N or none")
 	fs.DurationVar(&c.agentRetry, "boot-agent-retry", 0, "cap the booted agents' reconnect backoff (0: as rendered)")
 	fs.StringVar(&c.hold, "hold", "", "act, then hold the answer: `op=dur,...` (deploy, release, erase, power_off, ...)")
 	def := maassim.DefaultDurations()
@@ -55,10 +60,15 @@ func (c config) validate() error {
 		return errors.New("--webhook-secret is required with --webhook-url")
 	case (c.bootAgent == "") != (c.bootDir == ""):
 		return errors.New("--boot-agent and --boot-dir go together")
+	case c.fakeTools != "" && c.bootAgent == "":
+		return errors.New("--fake-tools-dir needs --boot-agent")
 	case c.noBossEvery < 0:
 		return errors.New("--no-boss-every must not be negative")
 	case c.eraseFull < 0 || c.eraseQuick < 0 || c.eraseSecure < 0:
 		return errors.New("--erase-full, --erase-quick and --erase-secure must not be negative")
+	}
+	if _, err := fakehost.ParseGPUs(c.gpus); err != nil {
+		return fmt.Errorf("--gpus: %w", err)
 	}
 	_, err := parseHolds(c.hold)
 	return err

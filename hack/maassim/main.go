@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
@@ -54,6 +55,13 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 	}
 	if c.bootAgent != "" {
 		a := newAgents(c.bootAgent, c.bootDir, c.agentRetry, log)
+		if c.fakeTools != "" {
+			gpus, _ := fakehost.ParseGPUs(c.gpus) // validated above
+			a.provision = func(root string) error {
+				return fakehost.Provision(root, fakehost.Spec{ToolsDir: c.fakeTools, GPUs: gpus})
+			}
+			h = hostRoutes(a, h)
+		}
 		sim.OnBoot(a.boot)
 		defer a.stopAll()
 	}

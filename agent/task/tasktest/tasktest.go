@@ -1,10 +1,12 @@
 // Package tasktest builds fixture host trees for the agent's task tests
 // and a scripted exec runner that acts on them as the real commands act on
-// a host: kill removes /proc/<pid>, userdel removes the /etc/passwd line,
-// umount removes the mountinfo line. It is for tests only.
+// a host (agent/task/fakehost's tools: kill removes /proc/<pid>, userdel
+// removes the /etc/passwd line, umount removes the mountinfo line). It is
+// for tests only.
 package tasktest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -18,6 +20,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/hostexec/fakeexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
 	"github.com/gpuaas/maas-sidecar/agent/task/hostinfo"
 )
 
@@ -38,10 +41,10 @@ type Host struct {
 func New(t testing.TB) *Host {
 	h := &Host{t: t, Root: hostroot.Root(t.TempDir())}
 	h.Exec = fakeexec.New(map[string]fakeexec.Func{
-		"kill":     h.kill,
-		"userdel":  h.userdel,
+		"kill":     h.tool("kill"),
+		"userdel":  h.tool("userdel"),
 		"loginctl": fakeexec.Output(""),
-		"umount":   h.umount,
+		"umount":   h.tool("umount"),
 	})
 	return h
 }
@@ -96,57 +99,15 @@ func (h *Host) Mounts(lines ...string) {
 	h.Write(hostinfo.MountinfoPath, strings.Join(lines, "\n")+"\n")
 }
 
-func (h *Host) kill(args []string) ([]byte, error) {
-	code := 0
-	for _, a := range args[1:] {
-		pid, _ := strconv.Atoi(a)
-		if !hostinfo.Exists(h.Root, pid) {
-			code = 1
-			continue
+// tool answers as the fakehost tool name acting on the host; Immortal
+// PIDs survive kill.
+func (h *Host) tool(name string) fakeexec.Func {
+	return func(args []string) ([]byte, error) {
+		var out, errb bytes.Buffer
+		fh := fakehost.Host{Root: string(h.Root), Stuck: func(pid int) bool { return slices.Contains(h.Immortal, pid) }}
+		if code := fh.Run(name, args, &out, &errb); code != 0 {
+			return out.Bytes(), fakeexec.Exit(name, code, strings.TrimSpace(errb.String()))
 		}
-		if !slices.Contains(h.Immortal, pid) {
-			_ = os.RemoveAll(h.Path(fmt.Sprintf("/proc/%d", pid)))
-		}
+		return out.Bytes(), nil
 	}
-	if code != 0 {
-		return nil, fakeexec.Exit("kill", code, "No such process")
-	}
-	return nil, nil
-}
-
-func (h *Host) userdel(args []string) ([]byte, error) {
-	name := args[len(args)-1]
-	var keep []string
-	found := false
-	for _, l := range strings.Split(h.Read("/etc/passwd"), "\n") {
-		if strings.HasPrefix(l, name+":") {
-			found = true
-			continue
-		}
-		keep = append(keep, l)
-	}
-	if !found {
-		return nil, fakeexec.Exit("userdel", 6, "userdel: user '"+name+"' does not exist")
-	}
-	h.Write("/etc/passwd", strings.Join(keep, "\n"))
-	return nil, nil
-}
-
-func (h *Host) umount(args []string) ([]byte, error) {
-	point := args[len(args)-1]
-	var keep []string
-	found := false
-	for _, l := range strings.Split(strings.TrimRight(h.Read(hostinfo.MountinfoPath), "\n"), "\n") {
-		m, err := hostinfo.ParseMountinfo(l)
-		if err == nil && len(m) == 1 && m[0].Point == point {
-			found = true
-			continue
-		}
-		keep = append(keep, l)
-	}
-	if !found {
-		return nil, fakeexec.Exit("umount", 32, "umount: "+point+": not mounted.")
-	}
-	h.Mounts(keep...)
-	return nil, nil
 }

@@ -11,15 +11,20 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/agent"
 	"github.com/gpuaas/maas-sidecar/agent/config"
+	"github.com/gpuaas/maas-sidecar/agent/hostexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/state"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
 
 	_ "github.com/gpuaas/maas-sidecar/agent/task/drain"     // the agent's task catalog
+	_ "github.com/gpuaas/maas-sidecar/agent/task/gpuscrub"  //
 	_ "github.com/gpuaas/maas-sidecar/agent/task/heartbeat" //
 	_ "github.com/gpuaas/maas-sidecar/agent/task/hwsync"    //
+	_ "github.com/gpuaas/maas-sidecar/agent/task/storage"   //
 	_ "github.com/gpuaas/maas-sidecar/agent/task/uninstall" //
+	_ "github.com/gpuaas/maas-sidecar/agent/task/users"     //
+	_ "github.com/gpuaas/maas-sidecar/agent/task/validate"  //
 )
 
 // Host is one booted simulated machine running the real agent.
@@ -36,12 +41,23 @@ type Options struct {
 	// PollTimeout and retry bounds shorten the agent's waits in tests.
 	PollTimeout, RetryInitial, RetryMax time.Duration
 	Logger                              *slog.Logger
+	// ToolsDir holds the fakehost and fakegpu binaries; when set the host
+	// is provisioned with GPUs (default nvidia:8) and the fake tools on
+	// its PATH, and boots with Residue (fakehost residue JSON; none when
+	// empty).
+	ToolsDir, GPUs, Residue string
 }
 
 // Boot applies userData to a fresh root and runs the agent it configures
 // until ctx ends. The caller owns the agent's goroutine: Wait returns once
 // it has stopped.
 func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if err := provision(ctx, root, o, o.Logger); err != nil {
+		return nil, err
+	}
 	if err := Apply(root, userData); err != nil {
 		return nil, err
 	}
@@ -61,12 +77,10 @@ func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, 
 	if err != nil {
 		return nil, err
 	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
 	sd := newUnits()
 	a, err := agent.New(agent.Options{Config: cfg, Root: r, State: state.Dir(filepath.Join(root, "var/lib/gpuaas-node-agent")),
-		Transport: tr, Systemd: sd, Registry: task.Default, Clock: clockwork.NewRealClock(), Logger: o.Logger})
+		Transport: tr, Systemd: sd, Exec: hostexec.Runner{Root: r}, Policy: policy(cfg.Cleanup), Registry: task.Default,
+		Clock: clockwork.NewRealClock(), Logger: o.Logger})
 	if err != nil {
 		return nil, err
 	}
@@ -83,4 +97,11 @@ func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, 
 func (h *Host) Wait() error {
 	<-h.done
 	return h.err
+}
+
+// policy maps the config's cleanup section to the tasks' policy, as the
+// agent's command does.
+func policy(c config.Cleanup) task.Policy {
+	return task.Policy{KeepUsers: c.KeepUsers, AgentUID: os.Getuid(), ScratchPaths: c.ScratchPaths,
+		MountAllowlist: c.MountAllowlist, WekaConfigPaths: c.WekaConfigPaths}
 }
