@@ -32,10 +32,11 @@ try, in another terminal:
   %s onboarding list --site %s
   %s onboard --site %s --sku mi300x.192g.8gpu --hostname %s --ipmi-ip %s
   curl -s -X POST %s_sim/machines/<system_id>/release   # an out-of-band release
+  %s node decommission <node_id> --mode soft_reset --storage-cleanup all --reason "tenant turnover"
 Ctrl-C stops everything.
 
 `, len(s.Hosts), adminAddr, filepath.Join(stateDir, "admin.token"), adminAddr, s.URL, env, exe, exe, SiteID,
-		exe, SiteID, s.Hosts[len(s.Hosts)-1].Hostname, s.Hosts[len(s.Hosts)-1].IPMI, strings.TrimSuffix(s.URL, "MAAS/"))
+		exe, SiteID, s.Hosts[len(s.Hosts)-1].Hostname, s.Hosts[len(s.Hosts)-1].IPMI, strings.TrimSuffix(s.URL, "MAAS/"), exe)
 }
 
 // Demo onboards the first DemoSize hosts as one batch through the admin
@@ -64,5 +65,22 @@ func (s *Site) Demo(ctx context.Context, w io.Writer, adminAddr, stateDir string
 		return fmt.Errorf("the demo batch did not complete (exit %d)", code)
 	}
 	fmt.Fprintf(w, "demo batch complete: %d nodes active. The daemon keeps serving; Ctrl-C stops it.\n", len(nodes))
+	s.suggestTurnover(ctx, w, c)
 	return nil
+}
+
+// suggestTurnover prints one decommission command to try on an active
+// demo node: its simulated host carries tenant residue for the scrub and
+// the clean validation to find.
+func (s *Site) suggestTurnover(ctx context.Context, w io.Writer, c *cli.Client) {
+	var out struct {
+		Nodes []struct{ ID, Status string } `json:"nodes"`
+	}
+	if _, err := c.Call(ctx, http.MethodGet, "/api/v1/admin/nodes?site_id="+SiteID+"&status=active", nil, &out, nil); err != nil || len(out.Nodes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, `try a tenant turnover (user revocation, storage cleanup, GPU scrub, clean validation):
+  bin/maas-sidecar node decommission %s --mode soft_reset --storage-cleanup all --reason "tenant turnover"
+  bin/maas-sidecar decommission watch <decommission_id>   # then: decommission get <id> -o json for the evidence
+`, out.Nodes[0].ID)
 }

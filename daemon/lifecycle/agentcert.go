@@ -41,10 +41,21 @@ func (n *Node) SetAgentCert(serial string, der []byte, renewal bool, overlapUnti
 // EndCertOverlap drops the previous serial: the current one was used.
 func (n *Node) EndCertOverlap() { n.PrevAgentCertSerial, n.PrevAgentCertUntil = "", nil }
 
-// ClearAgentIdentity forgets every agent certificate of the node: after a
-// revoke, a reimage, a decommission or a deletion no certificate issued
-// before is accepted, and the agent must enroll again with a new token.
-func (n *Node) ClearAgentIdentity() {
+// ClearAgentIdentity forgets every agent certificate of the node at `at`:
+// after a revoke, a reimage, a decommission or a deletion no certificate
+// issued before is accepted, and the agent must enroll again with a token
+// issued after it (a token issued before `at`, spent or not, is refused:
+// see TokenPredatesClear).
+func (n *Node) ClearAgentIdentity(at time.Time) {
 	n.AgentCertSerial, n.AgentCert = "", nil
 	n.EndCertOverlap()
+	n.IdentityClearedAt = &at
+}
+
+// TokenPredatesClear reports whether a token created at createdAt was
+// issued before the node's identity was last cleared: it must not enroll,
+// not even as the answer-lost retry of the key that spent it, or the host
+// whose identity was revoked (or wiped by a reimage) could take it back.
+func (n Node) TokenPredatesClear(createdAt time.Time) bool {
+	return n.IdentityClearedAt != nil && createdAt.Before(*n.IdentityClearedAt)
 }

@@ -39,7 +39,7 @@ func TestCheckAgentCert(t *testing.T) {
 	if n.PrevAgentCertSerial != "" {
 		t.Errorf("an enrollment left an overlap for %q", n.PrevAgentCertSerial)
 	}
-	n.ClearAgentIdentity()
+	n.ClearAgentIdentity(t0)
 	for _, s := range []string{"c3", "b2", ""} {
 		if v := n.CheckAgentCert(s, t0); v != CertRevoked {
 			t.Errorf("after clearing, %q is %s, want revoked", s, v)

@@ -33,9 +33,11 @@ type Node struct {
 	// that lets a renewing agent finish with its old certificate.
 	PrevAgentCertSerial string     `json:"prev_agent_cert_serial,omitempty"`
 	PrevAgentCertUntil  *time.Time `json:"prev_agent_cert_until,omitempty"`
-	LastContactAt       *time.Time `json:"last_contact_at,omitempty"`
-	CreatedAt           time.Time  `json:"created_at"`
-	UpdatedAt           time.Time  `json:"updated_at"`
+	// IdentityClearedAt is when the agent identity was last cleared.
+	IdentityClearedAt *time.Time `json:"identity_cleared_at,omitempty"`
+	LastContactAt     *time.Time `json:"last_contact_at,omitempty"`
+	CreatedAt         time.Time  `json:"created_at"`
+	UpdatedAt         time.Time  `json:"updated_at"`
 }
 
 // RunKind says which workflow a run belongs to.

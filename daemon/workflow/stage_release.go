@@ -88,7 +88,7 @@ func (d Deps) revokeAgentIdentity(ctx context.Context, c *runner.Context) error 
 		return nil
 	}
 	_, err := d.Store.UpdateNode(ctx, c.Run.NodeID, func(n *lifecycle.Node) error {
-		n.ClearAgentIdentity()
+		n.ClearAgentIdentity(c.Now())
 		n.EnrolledAt = nil
 		return nil
 	})

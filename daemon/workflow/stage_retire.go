@@ -18,7 +18,7 @@ func (d Deps) retireNode(ctx context.Context, c *runner.Context) (runner.Outcome
 	}
 	if n, err = d.Store.UpdateNode(ctx, n.ID, func(x *lifecycle.Node) error {
 		x.IdentityRetained = false
-		x.ClearAgentIdentity()
+		x.ClearAgentIdentity(c.Now())
 		return nil
 	}); err != nil {
 		return runner.Outcome{}, err

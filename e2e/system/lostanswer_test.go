@@ -26,6 +26,9 @@ import (
 func TestCrashInTheLostAnswerWindow(t *testing.T) {
 	const machines, kills = 4, 3
 	w := newWorld(t, simOptions{machines: machines, speed: 600})
+	// One run at a time, so each kill lands in a different machine's
+	// window (with four at once, one kill would cover every deploy).
+	w.daemon.ok("", "policy", "set", w.site, "batch_max_parallel=1", "--reason", "e2e: one deploy at a time")
 	w.sim.control("faults/ops", map[string]any{"op": "deploy", "hold_ms": 8000})
 	batch, _ := w.onboard(hostnames(1, 2, 3, 4)...)
 	for k := 1; k <= kills; k++ {

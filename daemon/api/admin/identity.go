@@ -42,7 +42,7 @@ func (a *API) revokeCertificate(r *http.Request, c *call) (int, any, error) {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is deleted", n.ID)
 		}
 		prior = n.AgentCertSerial
-		n.ClearAgentIdentity()
+		n.ClearAgentIdentity(a.now())
 		return nil
 	})
 	if err != nil {

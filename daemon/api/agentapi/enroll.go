@@ -86,12 +86,26 @@ func (a *API) logEnrollFailure(r *http.Request, result string, err error) {
 	}
 }
 
+// consumeToken spends the token for key. A token issued before the
+// node's agent identity was last cleared (a revoke, a reimage) is refused
+// (409) even for the key that spent it.
 func (a *API) consumeToken(r *http.Request, op string, req wire.EnrollRequest, key string) error {
-	_, err := a.cfg.Store.ConsumeEnrollmentToken(r.Context(), a.cfg.Authority.HashToken(req.Token), req.NodeID, key)
+	t, err := a.cfg.Store.ConsumeEnrollmentToken(r.Context(), a.cfg.Authority.HashToken(req.Token), req.NodeID, key)
 	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
 		return lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "unknown enrollment token")
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	n, err := a.cfg.Store.GetNode(r.Context(), req.NodeID)
+	if err != nil {
+		return err
+	}
+	if n.TokenPredatesClear(t.CreatedAt) {
+		return lifecycle.Errorf(lifecycle.CodeConflict, op,
+			"the enrollment token was issued before the node's agent identity was revoked; issue a new token")
+	}
+	return nil
 }
 
 // reissue answers a retried enrollment (same token, same key) with the

@@ -102,7 +102,7 @@ func TestRevokedNodeRefusesEveryCertificate(t *testing.T) {
 	e := agentenv.New(t, agentenv.Options{})
 	node := e.Node(lifecycle.NodeActive)
 	cert := e.ClientCert(node)
-	if _, err := e.Store.UpdateNode(e.Ctx, node, func(n *lifecycle.Node) error { n.ClearAgentIdentity(); return nil }); err != nil {
+	if _, err := e.Store.UpdateNode(e.Ctx, node, func(n *lifecycle.Node) error { n.ClearAgentIdentity(e.Clock.Now()); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if st := pollStatus(t, e, node, cert); st != http.StatusUnauthorized {
@@ -167,5 +167,31 @@ func TestEnrollmentRateLimitedPerSource(t *testing.T) {
 	}
 	if n, _ := e.Store.GetNode(e.Ctx, node); n.AgentCertSerial != "" {
 		t.Errorf("a rate-limited enrollment issued a certificate: %q", n.AgentCertSerial)
+	}
+}
+
+// TestTokenSpentBeforeRevokeCannotReenroll: the old host kept the token it
+// enrolled with and its key; after a revoke (or a reimage) its retry of
+// that enrollment must not bring it back. A token issued afterwards works.
+func TestTokenSpentBeforeRevokeCannotReenroll(t *testing.T) {
+	e := agentenv.New(t, agentenv.Options{})
+	node := e.Node(lifecycle.NodeEnrolling)
+	csr, _ := e.CSR()
+	old := wire.EnrollRequest{NodeID: node, Token: e.Token(node), CSR: csr}
+	if st, p := post(t, e.Client(nil), e.URL+wire.RouteEnroll, old, nil); st != http.StatusOK {
+		t.Fatalf("first enrollment = %d %+v", st, p)
+	}
+	e.Clock.Advance(time.Second)
+	if _, err := e.Store.UpdateNode(e.Ctx, node, func(n *lifecycle.Node) error { n.ClearAgentIdentity(e.Clock.Now()); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := post(t, e.Client(nil), e.URL+wire.RouteEnroll, old, nil); st != http.StatusConflict {
+		t.Fatalf("the old token and key after the revoke = %d, want 409", st)
+	}
+	if n, _ := e.Store.GetNode(e.Ctx, node); n.AgentCertSerial != "" {
+		t.Fatalf("the refused replay left serial %q on the node", n.AgentCertSerial)
+	}
+	if st, p, _ := enroll(t, e, node, e.Token(node)); st != http.StatusOK {
+		t.Fatalf("a token issued after the revoke = %d %+v", st, p)
 	}
 }

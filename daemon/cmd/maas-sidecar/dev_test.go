@@ -2,7 +2,9 @@ package main_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -55,6 +57,7 @@ func TestDevModeDemo(t *testing.T) {
 			t.Errorf("stdout lacks %q", want)
 		}
 	}
+	tryTurnover(t, &out, state)
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-done:
@@ -64,5 +67,47 @@ func TestDevModeDemo(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("dev mode did not stop within 10 s of SIGTERM")
+	}
+}
+
+var (
+	turnoverLine = regexp.MustCompile(`node decommission ([^<\s]\S*) --mode soft_reset --storage-cleanup all`)
+	adminLine    = regexp.MustCompile(`admin API +http://(\S+)/api/v1/admin/`)
+)
+
+// tryTurnover runs the decommission the banner suggests, as an operator
+// would paste it, and watches it to completion.
+func tryTurnover(t *testing.T, out *lockedBuffer, state string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !turnoverLine.MatchString(out.String()) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	node, addr := turnoverLine.FindStringSubmatch(out.String()), adminLine.FindStringSubmatch(out.String())
+	if node == nil || addr == nil {
+		t.Fatalf("stdout suggests no decommission command (or no admin address):\n%s", out.String())
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(binary, append(args, "--addr", addr[1])...)
+		cmd.Env = cleanEnv()
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("maas-sidecar %v: %v\n%s", args, err, b)
+		}
+		return string(b)
+	}
+	got := run("node", "decommission", node[1], "--mode", "soft_reset", "--storage-cleanup", "all", "--reason", "tenant turnover",
+		"--state-dir", state, "-o", "json")
+	var res struct {
+		ID string `json:"decommission_id"`
+	}
+	if err := json.Unmarshal([]byte(got), &res); err != nil || res.ID == "" {
+		t.Fatalf("node decommission answered %q", got)
+	}
+	cmd := exec.Command(binary, "decommission", "watch", res.ID, "--state-dir", state, "--addr", addr[1])
+	cmd.Env = cleanEnv()
+	if w, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(w), "completed") {
+		t.Fatalf("decommission watch: %v\n%s\n%s", err, w, run("decommission", "get", res.ID, "--state-dir", state, "-o", "json"))
 	}
 }

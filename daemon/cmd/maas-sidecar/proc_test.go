@@ -36,6 +36,15 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	// Dev mode finds the simulated hosts' fake tools next to its binary,
+	// as `make build` lays them out in bin/.
+	tools := exec.Command("go", "build", "-o", dir+"/", "github.com/gpuaas/maas-sidecar/hack/fakehost",
+		"github.com/gpuaas/maas-sidecar/hack/fakegpu")
+	if out, err := tools.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build fake tools: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
