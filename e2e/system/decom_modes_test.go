@@ -137,8 +137,17 @@ func TestDecomUnclearableResidueQuarantines(t *testing.T) {
 		}
 	}
 	scrub, _ := w.decomGet(ids[hosts[0]]).task(lifecycle.TaskGPUScrub)
-	if got := decomFailedGPUs(scrub); scrub.passed() || fmt.Sprint(got) != "[0]" {
-		t.Errorf("%s: scrub %s, failed GPUs %v; want failed naming GPU 0 only", hosts[0], scrub.State, got)
+	// The board's GPUs reset together: all fail, GPU 0 is the one that
+	// refused and still holds the tenant's memory.
+	if got := decomFailedGPUs(scrub); scrub.passed() || len(got) != 8 {
+		t.Errorf("%s: scrub %s, failed GPUs %v; want failed on the whole board", hosts[0], scrub.State, got)
+	}
+	if g := decomGPU(scrub, 0); g == nil || !strings.Contains(g.Reason, "could not be reset") ||
+		g.After == nil || g.After.MemoryUsedMiB == nil || *g.After.MemoryUsedMiB != 2048 {
+		t.Errorf("%s: GPU 0 evidence %+v; want the refused reset and its 2048 MiB after", hosts[0], g)
+	}
+	if st := w.decomGet(ids[hosts[0]]).Decommission.CurrentStage; st != lifecycle.StageScrubGPU {
+		t.Errorf("%s: the run stopped at %s, want scrub_gpu", hosts[0], st)
 	}
 	val, _ := w.decomGet(ids[hosts[1]]).task(lifecycle.TaskValidateClean)
 	if c := decomFailedChecks(val); val.passed() || !strings.Contains(c["mounts"], "/mnt/tenant") {
@@ -173,6 +182,19 @@ func decomFailedGPUs(tk decomTask) []int {
 		}
 	}
 	return out
+}
+
+// decomGPU returns the scrub evidence of GPU index i, nil if none.
+func decomGPU(tk decomTask, i int) *wire.GPUEvidence {
+	if tk.Evidence == nil {
+		return nil
+	}
+	for k := range tk.Evidence.GPUs {
+		if tk.Evidence.GPUs[k].Index == i {
+			return &tk.Evidence.GPUs[k]
+		}
+	}
+	return nil
 }
 
 // decomFailedChecks maps a task's failed checks to their items.
