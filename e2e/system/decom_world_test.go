@@ -54,10 +54,15 @@ func (w *world) decomStart(node, mode string, flags ...string) string {
 }
 
 // decomWatch follows a decommission with `decommission watch` until it
-// settles, and returns the CLI's result (exit 0 only when completed).
+// settles, and returns the CLI's result (exit 0 only when completed)
+// followed by `decommission get`'s table.
 func (w *world) decomWatch(id string) result {
 	w.t.Helper()
-	return w.daemon.cli("", "decommission", "watch", id)
+	r := w.daemon.cli("", "decommission", "watch", id)
+	if g := w.daemon.cli("", "decommission", "get", id); g.code == 0 {
+		r.stdout += "\n" + g.stdout
+	}
+	return r
 }
 
 // decomView is `decommission get -o json`: the run, its events and its
