@@ -167,7 +167,7 @@ func TestDecomUnclearableResidueQuarantines(t *testing.T) {
 		{"maas_sidecar_nodes", map[string]string{"state": "quarantined"}, 2},
 	} {
 		if got := sample(fams, m.name, m.labels); got != m.want {
-			t.Errorf("%s%v = %v, want %v", m.name, m.labels, got, m.want)
+			t.Errorf("%s %v = %v, want %v", m.name, m.labels, got, m.want)
 		}
 	}
 }
