@@ -49,6 +49,30 @@ func (o *memOutbox) types(runID string) []string {
 	return out
 }
 
+// memMetrics records the decommission counters as "validation:MODE" and
+// "scrub:VENDOR".
+type memMetrics struct {
+	mu     sync.Mutex
+	counts []string
+}
+
+func (m *memMetrics) ValidationFailed(mode lifecycle.DecommissionMode) {
+	m.add("validation:" + string(mode))
+}
+func (m *memMetrics) ScrubFailed(vendor string) { m.add("scrub:" + vendor) }
+
+func (m *memMetrics) add(s string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.counts = append(m.counts, s)
+}
+
+func (m *memMetrics) seen() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.counts...)
+}
+
 // answer is what the fake agent reports for a task; ok=false leaves the
 // task unanswered (a host that never finishes it).
 type answer func(t lifecycle.AgentTask) (res lifecycle.TaskResult, ok bool)

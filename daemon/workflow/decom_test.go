@@ -94,6 +94,11 @@ func TestResidueQuarantinesTheNode(t *testing.T) {
 			if d := s.stageDetails(id, r.CurrentStage); !strings.Contains(d[string(bad)+".failed"], "gpu_memory") {
 				t.Errorf("the failed checks are not named in the stage event: %v", d)
 			}
+			wantCount := map[lifecycle.TaskType]string{lifecycle.TaskValidateClean: "validation:soft_reset",
+				lifecycle.TaskGPUScrub: "scrub:amd"}[bad]
+			if diff := cmp.Diff([]string{wantCount}, s.metrics.seen()); diff != "" {
+				t.Errorf("decommission counters (-want +got):\n%s", diff)
+			}
 		})
 	}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Deps are the ports the workflows use. All are required but Outbox (nil
-// records no lifecycle events), Recheck and Logger.
+// records no lifecycle events), Metrics (nil counts nothing), Recheck and
+// Logger.
 type Deps struct {
 	Store      Store
 	Connector  Connector
@@ -22,6 +23,8 @@ type Deps struct {
 	// Outbox records the lifecycle events of decommissions for the
 	// control plane (the store's durable outbox).
 	Outbox Outbox
+	// Metrics counts failed clean validations and GPU scrubs.
+	Metrics DecomMetrics
 	// NewID returns a fresh id (injected randomness).
 	NewID func() (string, error)
 	// Recheck is how often a wait that no MAAS change announces (hardware

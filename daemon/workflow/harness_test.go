@@ -52,6 +52,7 @@ type site struct {
 	hostsUp map[string]*simhost.Host // booted hosts by hostname, with real agents
 	queue   agentapi.Queue
 	outbox  *memOutbox
+	metrics *memMetrics
 }
 
 // siteOptions tune newSite; zero values mean the test defaults.
@@ -76,7 +77,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: o.speed, Seed: 7, TickInterval: 5 * time.Millisecond})
 	must(t, err)
 	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{},
-		hostsUp: map[string]*simhost.Host{}, outbox: newMemOutbox()}
+		hostsUp: map[string]*simhost.Host{}, outbox: newMemOutbox(), metrics: &memMetrics{}}
 	s.srv = httptest.NewServer(s.log.wrap(sim))
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{})
 	must(t, err)
@@ -88,7 +89,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	s.deps = workflow.Deps{Store: st, Connector: maasConnector{}, Secrets: secrets.NewStore(s.secrets),
 		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st}, Tasks: storeTasks{st},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond,
-		Outbox: s.outbox, Logger: quiet()}
+		Outbox: s.outbox, Metrics: s.metrics, Logger: quiet()}
 	ro := runner.Options{Store: st, Holder: "test", Logger: quiet(),
 		Defs:    func(r lifecycle.Run) (*runner.Def, error) { return s.deps.Defs(r) },
 		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}

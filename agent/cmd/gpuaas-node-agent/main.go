@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/state"
 	"github.com/gpuaas/maas-sidecar/agent/systemd/sdbus"
+	"github.com/gpuaas/maas-sidecar/agent/systemd/sdexec"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
 	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
@@ -86,8 +88,9 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	ex := hostexec.Runner{Root: root}
 	a, err := agent.New(agent.Options{Config: cfg, Root: root, State: state.Dir(f.stateDir), Transport: tr,
-		Systemd: sdbus.Manager{}, Exec: hostexec.Runner{Root: root}, Policy: policy(cfg.Cleanup),
+		Systemd: systemdFor(root, ex), Exec: ex, Policy: policy(cfg.Cleanup),
 		Registry: task.Default, Clock: clockwork.NewRealClock(), Logger: log})
 	if err != nil {
 		return err
@@ -97,6 +100,16 @@ func run(args []string) error {
 	n := sdnotify.New(log.With("component", "sdnotify"))
 	log.Info("gpuaas-node-agent started", "node", cfg.NodeID, "api_url", cfg.APIURL, "tasks", task.Default.Types())
 	return serve(ctx, a.Run, n, watchdog(log, n, a, cfg.PollTimeout+cfg.RetryMax+time.Minute))
+}
+
+// systemdFor is the agent's systemd: D-Bus on the host it runs on; under
+// another host root (a simulated host) that root's systemctl, so that
+// the real machine's units are never disabled, stopped or restarted.
+func systemdFor(root hostroot.Root, ex task.Exec) task.Systemd {
+	if root == "" || filepath.Clean(string(root)) == "/" {
+		return sdbus.Manager{}
+	}
+	return sdexec.Manager{Exec: ex}
 }
 
 // policy maps the config's cleanup section to the tasks' policy.

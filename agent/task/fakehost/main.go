@@ -7,7 +7,7 @@ import (
 )
 
 // Tools are the commands Main answers, by name.
-var Tools = []string{"kill", "userdel", "loginctl", "umount"}
+var Tools = []string{"kill", "userdel", "loginctl", "umount", "systemctl"}
 
 // Host is a host root the tools act on.
 type Host struct {
@@ -34,6 +34,8 @@ func (h Host) Run(name string, args []string, stdout, stderr io.Writer) int {
 		return h.loginctl(args, stderr)
 	case "umount":
 		return h.umount(args, stderr)
+	case "systemctl":
+		return h.systemctl(args, stderr)
 	}
 	fmt.Fprintf(stderr, "fakehost: run as one of %v, not %s\n", Tools, name)
 	return 2

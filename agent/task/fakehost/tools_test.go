@@ -52,6 +52,22 @@ func TestTools(t *testing.T) {
 					t.Errorf("home left: %v", err)
 				}
 			}},
+		{"systemctl disable and stop record the unit's state", fakehost.Residue{}, "systemctl",
+			func(fakehost.Injected) []string { return []string{"disable", "gpuaas-node-agent.service"} }, 0,
+			func(t *testing.T, root string, _ fakehost.Injected) {
+				h := fakehost.Host{Root: root}
+				if code := h.Run("systemctl", []string{"stop", "gpuaas-node-agent.service"}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
+					t.Fatalf("stop exited %d", code)
+				}
+				if e, a := h.Unit("gpuaas-node-agent.service"); e != "disabled" || a != "inactive" {
+					t.Errorf("unit %s %s, want disabled inactive", e, a)
+				}
+				if e, a := h.Unit("other.service"); e != "enabled" || a != "active" {
+					t.Errorf("an untouched unit is %s %s", e, a)
+				}
+			}},
+		{"systemctl of an unknown command exits 1", fakehost.Residue{}, "systemctl",
+			func(fakehost.Injected) []string { return []string{"mask", "x.service"} }, 1, nil},
 		{"userdel of an unknown user exits 6", fakehost.Residue{}, "userdel",
 			func(fakehost.Injected) []string { return []string{"-r", "nobody2"} }, 6, nil},
 		{"userdel with a running process exits 8", fakehost.Residue{Process: true}, "userdel",

@@ -61,6 +61,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }, Logger: log}
 	deps.Outbox = outboxOf(st, log)
+	deps.Metrics = metrics.NewDecommissions(reg)
 	resolver := workflow.ReseedPayloads{Deps: deps, RackURL: ad.rackURL}
 	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(lifecycle.NodeKey(n.ID)); return nil }
 	// A task result wakes the run waiting on the node's agent.

@@ -1,0 +1,66 @@
+package fakehost
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// unitDir holds the fake systemctl's state: one file per unit that was
+// enabled, disabled, started or stopped, holding "enabled active",
+// "disabled inactive" and so on.
+const unitDir = "/run/fakehost/units"
+
+// systemctl is systemctl's "enable|disable UNIT...", "restart|stop UNIT"
+// and "daemon-reload"; the state is recorded under unitDir (nothing
+// runs). Anything else exits 1.
+func (h Host) systemctl(args []string, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "daemon-reload" {
+		return 0
+	}
+	if len(args) < 2 {
+		fmt.Fprintln(stderr, "systemctl: bad usage")
+		return 1
+	}
+	for _, unit := range args[1:] {
+		enabled, active := h.unit(unit)
+		switch args[0] {
+		case "enable", "disable":
+			enabled = args[0] + "d"
+		case "restart":
+			active = "active"
+		case "stop":
+			active = "inactive"
+		default:
+			fmt.Fprintf(stderr, "systemctl: unknown command %s\n", args[0])
+			return 1
+		}
+		if err := h.setUnit(unit, enabled, active); err != nil {
+			fmt.Fprintf(stderr, "systemctl: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// Unit reports a unit's recorded state: "enabled"/"disabled" (default
+// enabled) and "active"/"inactive" (default active).
+func (h Host) Unit(unit string) (enabled, active string) { return h.unit(unit) }
+
+func (h Host) unit(unit string) (enabled, active string) {
+	enabled, active = "enabled", "active"
+	b, err := os.ReadFile(h.path(filepath.Join(unitDir, filepath.Base(unit))))
+	if err == nil {
+		_, _ = fmt.Sscan(string(b), &enabled, &active)
+	}
+	return enabled, active
+}
+
+func (h Host) setUnit(unit, enabled, active string) error {
+	p := h.path(filepath.Join(unitDir, filepath.Base(unit)))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, []byte(enabled+" "+active+"\n"), 0o644)
+}
