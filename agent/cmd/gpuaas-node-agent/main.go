@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/hostexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/state"
+	"github.com/gpuaas/maas-sidecar/agent/systemd/rootsd"
 	"github.com/gpuaas/maas-sidecar/agent/systemd/sdbus"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
@@ -87,7 +89,7 @@ func run(args []string) error {
 		return err
 	}
 	a, err := agent.New(agent.Options{Config: cfg, Root: root, State: state.Dir(f.stateDir), Transport: tr,
-		Systemd: sdbus.Manager{}, Exec: hostexec.Runner{Root: root}, Policy: policy(cfg.Cleanup),
+		Systemd: systemdFor(root), Exec: hostexec.Runner{Root: root}, Policy: policy(cfg.Cleanup),
 		Registry: task.Default, Clock: clockwork.NewRealClock(), Logger: log})
 	if err != nil {
 		return err
@@ -97,6 +99,16 @@ func run(args []string) error {
 	n := sdnotify.New(log.With("component", "sdnotify"))
 	log.Info("gpuaas-node-agent started", "node", cfg.NodeID, "api_url", cfg.APIURL, "tasks", task.Default.Types())
 	return serve(ctx, a.Run, n, watchdog(log, n, a, cfg.PollTimeout+cfg.RetryMax+time.Minute))
+}
+
+// systemdFor is the host's systemd over D-Bus, or for a simulated host
+// (a root other than "/") one kept under that root: an agent on a
+// simulated host must never disable or stop the machine's own units.
+func systemdFor(root hostroot.Root) task.Systemd {
+	if filepath.Clean(string(root)) == "/" {
+		return sdbus.Manager{}
+	}
+	return rootsd.Manager{Root: root}
 }
 
 // policy maps the config's cleanup section to the tasks' policy.
