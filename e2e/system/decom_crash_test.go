@@ -120,3 +120,77 @@ func (w *world) dfCheckOnce(mark int, reimaged map[string]bool) {
 		}
 	}
 }
+
+// TestDecomCrashInTheReleaseLostAnswerWindow kills the daemon while MAAS
+// has acted on a release but holds its answer, the window random kills
+// almost never hit: the journal has no "release issued" yet while MAAS
+// already moved the machine to Releasing, Disk erasing or Ready. Two
+// machines are reimaged with a plain release (op "release" held), two
+// fully decommissioned with quick erase (op "erase" held); every held
+// answer is lost to a kill. The restarted daemon must adopt each release,
+// never send a second one (of any outcome), and finish every run.
+//
+// This is the test that proves the release stage's refresh-and-adopt
+// check: releaseMaasNode in daemon/workflow/stage_release.go re-reads the
+// machine and adopts one MAAS already shows Disk erasing, Releasing or
+// Ready instead of releasing it. With that adoption made to depend on the
+// journal (applied only when the run's own "release issued" variable is
+// set, so a re-entered stage releases such a machine again), this test
+// fails: the re-entered stages release again. (Tried: three release
+// requests for three of the four machines over two kills. Every run
+// still completed, since MAAS answers a release of a Releasing or Ready
+// machine as a no-op, so only the count of requests of any outcome
+// catches it, as here.)
+func TestDecomCrashInTheReleaseLostAnswerWindow(t *testing.T) {
+	w := newWorld(t, simOptions{machines: 4, speed: 600, gpus: "nvidia:8"})
+	hosts := hostnames(1, 2, 3, 4)
+	ids := w.dfOnboardActive(hosts...)
+	mark := len(w.sim.requests())
+	for _, op := range []string{"release", "erase"} {
+		w.sim.control("faults/ops", map[string]any{"op": op, "hold_ms": 8000})
+	}
+	reimaged := map[string]bool{"gpu-001": true, "gpu-002": true}
+	runs := map[string]string{}
+	for _, h := range hosts {
+		if reimaged[h] {
+			runs[h] = w.dfDecommission(ids[h], "reimage")
+		} else {
+			runs[h] = w.dfDecommission(ids[h], "full_decommission", "--erase", "quick")
+		}
+	}
+	held := func() int { h := w.sim.holds().Held; return h["release"] + h["erase"] }
+	for k := 1; held() < len(hosts); k++ {
+		if k > len(hosts) {
+			t.Fatalf("after %d kills only %d release answers were held, want %d", k-1, held(), len(hosts))
+		}
+		w.dfWaitHeldAny(held(), 2*time.Minute)
+		w.daemon.proc.kill()
+		t.Logf("kill %d: a release acted and its answer is held (%v)", k, w.sim.holds().Held)
+		w.daemon.start()
+	}
+	for _, op := range []string{"release", "erase"} {
+		w.sim.control("faults/ops", map[string]any{"op": op}) // answers flow again
+	}
+	for _, h := range hosts {
+		w.dfWatch(runs[h], 0)
+	}
+	if h := w.sim.holds().Held; h["release"] != 2 || h["erase"] != 2 {
+		t.Errorf("held answers %v, want 2 plain releases and 2 erasing ones", h)
+	}
+	w.dfCheckOnce(mark, reimaged)
+	w.daemon.proc.stop(15 * time.Second)
+}
+
+// dfWaitHeldAny waits until a release or erase answer beyond the first
+// `before` is being held.
+func (w *world) dfWaitHeldAny(before int, within time.Duration) {
+	w.t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if h := w.sim.holds(); h.Holding > 0 && h.Held["release"]+h.Held["erase"] > before {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	w.t.Fatalf("no new release answer was held within %v", within)
+}

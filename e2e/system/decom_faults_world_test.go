@@ -141,20 +141,6 @@ func (s *sim) dfKillAgent(host string) {
 	}
 }
 
-// dfWaitHeld waits until the simulator holds, right now, the answer of
-// an op request beyond the first `before` ever held for op.
-func (w *world) dfWaitHeld(op string, before int, within time.Duration) {
-	w.t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if h := w.sim.holds(); h.Holding > 0 && h.Held[op] > before {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	w.t.Fatalf("no new %s answer was held within %v", op, within)
-}
-
 // dfWatch follows a decommission to its end with `decommission watch` and
 // fails the test, with the run's events and tasks, unless the watch
 // exits with code.
