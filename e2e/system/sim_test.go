@@ -41,9 +41,10 @@ type machine struct {
 type simOptions struct {
 	machines, noBossEvery int
 	speed                 float64
-	// gpus, when set (e.g. "nvidia:8"), gives booted machines a
-	// provisioned root with that GPU inventory and the fake host tools on
-	// PATH (maassim --fake-tools-dir), and enables the residue routes.
+	// gpus (e.g. "nvidia:8"; "none" when empty) is the GPU inventory of
+	// every booted machine's provisioned root; the fake host tools
+	// (systemctl, userdel, kill, umount, ...) are always on its PATH
+	// (maassim --fake-tools-dir), as a real host has them.
 	gpus string
 }
 
@@ -55,9 +56,11 @@ func startSim(t *testing.T, o simOptions) *sim {
 		"--machines", fmt.Sprint(o.machines), "--no-boss-every", fmt.Sprint(o.noBossEvery),
 		"--speed", fmt.Sprint(o.speed), "--seed", "7", "--request-log", s.reqLog,
 		"--boot-agent", bins.agent, "--boot-dir", s.bootDir, "--boot-agent-retry", "500ms"}
-	if o.gpus != "" {
-		args = append(args, "--fake-tools-dir", bins.dir, "--gpus", o.gpus)
+	gpus := o.gpus
+	if gpus == "" {
+		gpus = "none"
 	}
+	args = append(args, "--fake-tools-dir", bins.dir, "--gpus", gpus)
 	s.proc = startProc(t, "maassim", nil, bins.maassim, args...)
 	s.url = strings.TrimPrefix(s.proc.waitLine(30*time.Second, "MAAS_URL="), "MAAS_URL=")
 	s.base = strings.TrimSuffix(s.url, "/MAAS/")

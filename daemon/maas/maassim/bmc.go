@@ -27,13 +27,15 @@ const (
 var ErrBMCDead = errors.New("BMC did not answer")
 
 // MemBMC is an in-memory BMC. SetDelay makes every call slow (wall time,
-// bounded by the caller's context) and SetDead makes it fail.
+// bounded by the caller's context), SetDead makes it fail and SetStuckOn
+// makes it accept power-offs that never take.
 type MemBMC struct {
-	mu    sync.Mutex
-	on    bool
-	boot  string
-	delay time.Duration
-	dead  bool
+	mu      sync.Mutex
+	on      bool
+	boot    string
+	delay   time.Duration
+	dead    bool
+	stuckOn bool
 }
 
 // NewMemBMC returns a powered-off BMC that boots from disk.
@@ -44,6 +46,11 @@ func (b *MemBMC) SetDelay(d time.Duration) { b.mu.Lock(); b.delay = d; b.mu.Unlo
 
 // SetDead makes each call fail with ErrBMCDead.
 func (b *MemBMC) SetDead(dead bool) { b.mu.Lock(); b.dead = dead; b.mu.Unlock() }
+
+// SetStuckOn makes a power-off answer success while the host stays on (a
+// BMC whose chassis command is accepted and ignored): its power state
+// never reads off.
+func (b *MemBMC) SetStuckOn(stuck bool) { b.mu.Lock(); b.stuckOn = stuck; b.mu.Unlock() }
 
 func (b *MemBMC) wait(ctx context.Context) error {
 	b.mu.Lock()
@@ -74,13 +81,13 @@ func (b *MemBMC) PowerState(ctx context.Context) (bool, error) {
 	return b.on, nil
 }
 
-// SetPower powers the host on or off.
+// SetPower powers the host on or off (a stuck-on host stays on).
 func (b *MemBMC) SetPower(ctx context.Context, on bool) error {
 	if err := b.wait(ctx); err != nil {
 		return err
 	}
 	b.mu.Lock()
-	b.on = on
+	b.on = on || (b.on && b.stuckOn)
 	b.mu.Unlock()
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 //	POST /_sim/faults/ops              {"op","error_rate","latency_ms","timeout","hold_ms"}
 //	GET  /_sim/faults/holds            HoldStats: answers held now and so far
 //	POST /_sim/machines/{sid}/{action} {"count","comment"}; actions below
-//	POST /_sim/bmcs/{address}          {"delay_ms","dead"}
+//	POST /_sim/bmcs/{address}          {"delay_ms","dead","stuck_on"}
 //	POST /_sim/hosts                   {"power_address","pxe_mac","no_boss"}
 //	POST /_sim/hosts/{address}/pxe-boot
 //	POST /_sim/webhooks                {"targets":[{"url","secret"}],"drop","duplicate","reorder","delay_ms"}
@@ -47,6 +47,7 @@ type ctlBody struct {
 	Comment   string          `json:"comment"`
 	DelayMS   int             `json:"delay_ms"`
 	Dead      bool            `json:"dead"`
+	StuckOn   bool            `json:"stuck_on"`
 	PowerAddr string          `json:"power_address"`
 	PXEMAC    string          `json:"pxe_mac"`
 	NoBOSS    bool            `json:"no_boss"`

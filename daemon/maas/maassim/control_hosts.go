@@ -10,7 +10,8 @@ func (s *Sim) ctlBMC(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !s.SetBMC(r.PathValue("addr"), time.Duration(b.DelayMS)*time.Millisecond, b.Dead) {
+	if !s.SetBMC(r.PathValue("addr"), time.Duration(b.DelayMS)*time.Millisecond, b.Dead) ||
+		!s.SetBMCStuckOn(r.PathValue("addr"), b.StuckOn) {
 		http.Error(w, "no simulated BMC at "+r.PathValue("addr"), http.StatusNotFound)
 		return
 	}

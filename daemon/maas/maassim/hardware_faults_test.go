@@ -50,6 +50,27 @@ func TestDeadAndSlowBMC(t *testing.T) {
 			t.Fatalf("%d %s after %v", r.code, r.body, time.Since(start))
 		}
 	})
+	t.Run("stuck-on BMC: power_off answered, power never reads off", func(t *testing.T) {
+		st := newSite(t, 0)
+		sid, _ := st.sim.AddMachine(maassim.HostSpec{PowerAddress: "10.9.9.7"}, "h", maassim.StatusReady)
+		if err := st.sim.AddHost(maassim.HostSpec{PowerAddress: "10.9.9.7"}).SetPower(ctx, true); err != nil {
+			t.Fatal(err)
+		}
+		if !st.sim.SetBMCStuckOn("10.9.9.7", true) {
+			t.Fatal("no MemBMC at 10.9.9.7")
+		}
+		mustPost(t, st, "/MAAS/api/2.0/machines/"+sid+"/?op=power_off", nil)
+		st.advance(time.Minute)
+		if r := st.call(t, "GET", "/MAAS/api/2.0/machines/"+sid+"/?op=query_power_state", nil); r.code != 200 || r.body != `{"state":"on"}` {
+			t.Fatalf("query after power_off on a stuck BMC: %d %s", r.code, r.body)
+		}
+		st.sim.SetBMCStuckOn("10.9.9.7", false)
+		mustPost(t, st, "/MAAS/api/2.0/machines/"+sid+"/?op=power_off", nil)
+		st.advance(time.Minute)
+		if r := st.call(t, "GET", "/MAAS/api/2.0/machines/"+sid+"/?op=query_power_state", nil); r.body != `{"state":"off"}` {
+			t.Fatalf("query after power_off once unstuck: %d %s", r.code, r.body)
+		}
+	})
 	_ = ctx
 }
 

@@ -81,6 +81,22 @@ func (s *Sim) SetBMC(powerAddress string, delay time.Duration, dead bool) bool {
 	return ok
 }
 
+// SetBMCStuckOn makes the MemBMC at a power address accept power-offs
+// and stay on (MemBMC.SetStuckOn); it returns false for other BMCs.
+func (s *Sim) SetBMCStuckOn(powerAddress string, stuck bool) bool {
+	s.mu.Lock()
+	h, ok := s.hosts[powerAddress]
+	s.mu.Unlock()
+	if !ok {
+		return false
+	}
+	b, ok := h.bmc.(*MemBMC)
+	if ok {
+		b.SetStuckOn(stuck)
+	}
+	return ok
+}
+
 // RecommissionOutOfBand moves a deployed m straight into Commissioning, as
 // a firmware update that reboots the node into commissioning does.
 func (s *Sim) RecommissionOutOfBand(ctx context.Context, sid string) error {
