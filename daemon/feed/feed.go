@@ -8,6 +8,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/gpuaas/maas-sidecar/internal/throttle"
 )
 
 // Config builds a Feed. Store, Connector, Secrets, Reconciler and Waker
@@ -67,7 +69,7 @@ type Feed struct {
 	kick    chan struct{}
 	secrets secretCache
 	// rejectLog logs rejected webhooks once per site a minute.
-	rejectLog logGate
+	rejectLog throttle.Throttle
 	mu        sync.Mutex
 	known     map[string]map[string]string // site -> system id -> fingerprint
 	running   chan struct{}

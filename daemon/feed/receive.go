@@ -32,7 +32,7 @@ var (
 func (f *Feed) Receive(ctx context.Context, siteID, sigHeader string, body []byte) error {
 	reason, err := f.receive(ctx, siteID, sigHeader, body)
 	f.cfg.Metrics.webhook(reason)
-	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && f.rejectLog.open(siteID, f.cfg.Clock.Now()) {
+	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && f.rejectLog.Allow(siteID, f.cfg.Clock.Now(), time.Minute) {
 		f.log.Warn("webhook rejected", "site", siteID, "reason", reason,
 			"note", "further rejections for this site are counted, not logged, for a minute")
 	}

@@ -7,15 +7,16 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/internal/throttle"
 )
 
 // API serves the agent routes.
 type API struct {
 	cfg       Config
-	contacts  throttle // node contact writes
+	contacts  throttle.Throttle // node contact writes
 	enrollers sources
-	authLog   throttle // refused certificates, per node and reason
-	enrollLog throttle // failed enrollments, per reason
+	authLog   throttle.Throttle // refused certificates, per node and reason
+	enrollLog throttle.Throttle // failed enrollments, per reason
 }
 
 // New returns the agent API over cfg (defaults filled in).

@@ -94,7 +94,7 @@ func serialOf(r *http.Request) string {
 func (a *API) refusedAuth(r *http.Request, reason string) {
 	a.cfg.Metrics.refused(reason)
 	node := mux.Vars(r)["id"]
-	if !a.authLog.open(node+"\x00"+reason, a.cfg.Now(), a.cfg.LogEvery) {
+	if !a.authLog.Allow(node+"\x00"+reason, a.cfg.Now(), a.cfg.LogEvery) {
 		return
 	}
 	serial := ""

@@ -80,7 +80,7 @@ func enrollResult(err error, replayed bool) string {
 
 // logEnrollFailure logs a failed enrollment once per result a minute.
 func (a *API) logEnrollFailure(r *http.Request, result string, err error) {
-	if a.enrollLog.open(result, a.cfg.Now(), a.cfg.LogEvery) {
+	if a.enrollLog.Allow(result, a.cfg.Now(), a.cfg.LogEvery) {
 		a.cfg.Logger.Warn("agent enrollment refused", "component", "agentapi", "result", result,
 			"remote", r.RemoteAddr, "err", err)
 	}

@@ -64,35 +64,3 @@ func (s *sources) prune(now time.Time) {
 		}
 	}
 }
-
-// throttle lets one event per key through per interval: one log line per
-// refusal reason, one contact write per node. Keys are bounded by
-// maxSources (the map is cleared when full).
-type throttle struct {
-	mu   sync.Mutex
-	last map[string]time.Time
-}
-
-// open reports whether key may act at now, and if so records now.
-func (g *throttle) open(key string, now time.Time, every time.Duration) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.last == nil {
-		g.last = make(map[string]time.Time)
-	}
-	if t, ok := g.last[key]; ok && now.Sub(t) < every && !now.Before(t) {
-		return false
-	}
-	if len(g.last) >= maxSources {
-		clear(g.last)
-	}
-	g.last[key] = now
-	return true
-}
-
-// forget drops key, so its next event goes through.
-func (g *throttle) forget(key string) {
-	g.mu.Lock()
-	delete(g.last, key)
-	g.mu.Unlock()
-}
