@@ -19,16 +19,7 @@ func init() {
 // enroll again with a token from `node enrollment-token`. --reason is
 // required and audited.
 func nodeRevokeCertificate(ctx context.Context, s *session, args []string) error {
-	s.flags().StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
-	pos, err := s.parse(args, 1, "ID")
-	if err != nil {
-		return err
-	}
-	if s.reason == "" {
-		return usagef("--reason is required")
-	}
-	var out struct{ ID, Hostname, Status string }
-	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+pos[0]+"/revoke-certificate", map[string]string{"reason": s.reason}, &out, nil)
+	out, raw, err := nodeAction(ctx, s, args, "revoke-certificate")
 	if err != nil {
 		return err
 	}

@@ -159,18 +159,28 @@ func auditList(ctx context.Context, s *session, args []string) error {
 // nodeActivate returns a quarantined node to service (MAAS must show its
 // machine Deployed); --reason is required and audited.
 func nodeActivate(ctx context.Context, s *session, args []string) error {
-	s.flags().StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
-	pos, err := s.parse(args, 1, "ID")
-	if err != nil {
-		return err
-	}
-	if s.reason == "" {
-		return usagef("--reason is required")
-	}
-	var out struct{ ID, Hostname, Status string }
-	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+pos[0]+"/activate", map[string]string{"reason": s.reason}, &out, nil)
+	out, raw, err := nodeAction(ctx, s, args, "activate")
 	if err != nil {
 		return err
 	}
 	return s.show(raw, "NODE HOSTNAME STATE", [][]string{{out.ID, out.Hostname, out.Status}})
+}
+
+// nodeView is the part of a node a node action prints.
+type nodeView struct{ ID, Hostname, Status string }
+
+// nodeAction posts {"reason"} to /nodes/ID/action, with the ID argument
+// and the required --reason flag every audited node action takes.
+func nodeAction(ctx context.Context, s *session, args []string, action string) (nodeView, []byte, error) {
+	s.flags().StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
+	var out nodeView
+	pos, err := s.parse(args, 1, "ID")
+	if err != nil {
+		return out, nil, err
+	}
+	if s.reason == "" {
+		return out, nil, usagef("--reason is required")
+	}
+	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+pos[0]+"/"+action, map[string]string{"reason": s.reason}, &out, nil)
+	return out, raw, err
 }
