@@ -13,7 +13,13 @@ type Metrics struct {
 	retries *prometheus.CounterVec
 }
 
-// NewMetrics registers the BMC metrics with reg.
+// metricOps are the values of the op label: the power reads and changes and the
+// boot devices this package drives.
+var metricOps = []string{"power_state", "power_" + string(ActionOn), "power_" + string(ActionOff), "power_" + string(ActionCycle),
+	"boot_" + string(BootPXE), "boot_" + string(BootDisk)}
+
+// NewMetrics registers the BMC metrics with reg, every op and result at
+// zero so that an error rate exists before the first error.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		ops: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -24,6 +30,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "maas_sidecar_bmc_retries_total",
 			Help: "Retries of BMC operations after a transient error.",
 		}, []string{"op"}),
+	}
+	for _, op := range metricOps {
+		m.ops.WithLabelValues(op, "ok")
+		for _, c := range lifecycle.Codes {
+			m.ops.WithLabelValues(op, string(c))
+		}
+		m.retries.WithLabelValues(op)
 	}
 	reg.MustRegister(m.ops, m.retries)
 	return m

@@ -75,6 +75,14 @@ func (m *Metrics) succeeded(site, source string, at time.Time) {
 	}
 }
 
+// following registers the site's errors of source at zero, so that an
+// error rate exists before the first failure.
+func (m *Metrics) following(site, source string) {
+	if m != nil {
+		m.errors.WithLabelValues(site, source)
+	}
+}
+
 func (m *Metrics) failed(site, source string) {
 	if m != nil {
 		m.errors.WithLabelValues(site, source).Inc()

@@ -70,6 +70,7 @@ func (f *Feed) resyncOnly(ctx context.Context, siteID string) error {
 // loop runs fn for the site now and every interval, recording its last
 // success (the feed-stalled alert's signal) and its errors.
 func (f *Feed) loop(ctx context.Context, siteID, source string, every time.Duration, fn func(context.Context, string) error) {
+	f.cfg.Metrics.following(siteID, source)
 	for {
 		if err := fn(ctx, siteID); err != nil {
 			if ctx.Err() != nil {

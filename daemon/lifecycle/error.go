@@ -19,6 +19,10 @@ const (
 	CodeInternal     Code = "internal"
 )
 
+// Codes lists every error code, for metrics that register their error
+// label values at zero.
+var Codes = []Code{CodeInvalid, CodeNotFound, CodeConflict, CodeUnauthorized, CodeForbidden, CodeUnavailable, CodeInternal}
+
 // Error is the one error type of the project. Op names the operation that
 // failed ("store.TransitionNode"), Msg is safe to show an operator, Field
 // names the offending input field for CodeInvalid, and Err is the cause.

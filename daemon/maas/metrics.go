@@ -3,6 +3,7 @@ package maas
 import (
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -12,9 +13,12 @@ import (
 // Metrics counts MAAS API requests and errors by operation. The op label
 // is bounded: the HTTP method with the resource (machine ids dropped) or
 // MAAS's op name, e.g. "GET machine", "POST machine deploy".
-// Share one Metrics between the clients of every site.
+// Share one Metrics between the clients of every site. The first request
+// of an op registers its errors at zero under every code, so that an
+// error rate exists before the first error.
 type Metrics struct {
 	requests, errors *prometheus.CounterVec
+	seen             sync.Map // op -> struct{}: errors registered
 }
 
 // NewMetrics registers the MAAS client metrics with reg.
@@ -35,6 +39,11 @@ func (m *Metrics) done(r request, err error) {
 	}
 	op := opLabel(r)
 	m.requests.WithLabelValues(op).Inc()
+	if _, known := m.seen.LoadOrStore(op, struct{}{}); !known {
+		for _, c := range lifecycle.Codes {
+			m.errors.WithLabelValues(op, string(c))
+		}
+	}
 	if err != nil {
 		m.errors.WithLabelValues(op, string(lifecycle.ErrorCode(err))).Inc()
 	}

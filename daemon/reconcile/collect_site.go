@@ -59,7 +59,8 @@ func (c *Collector) drift(ctx context.Context, ch chan<- prometheus.Metric, site
 
 type stageKey struct{ site, stage string }
 
-// runs exports runs by kind and status and the oldest active stage starts.
+// runs exports runs by kind and status, and the oldest start and the
+// number of runs of each active stage.
 func (c *Collector) runs(ctx context.Context, ch chan<- prometheus.Metric) error {
 	runs, err := c.Store.ListRuns(ctx, lifecycle.RunFilter{})
 	if err != nil {
@@ -71,10 +72,12 @@ func (c *Collector) runs(ctx context.Context, ch chan<- prometheus.Metric) error
 	}
 	counts := map[ks]int{}
 	oldest := map[stageKey]time.Time{}
+	active := map[stageKey]int{}
 	for _, r := range runs {
 		counts[ks{r.Kind, r.Status}]++
 		if (r.Status == lifecycle.JobRunning || r.Status == lifecycle.JobCompensating) && r.StageStartedAt != nil {
 			k := stageKey{r.SiteID, string(r.CurrentStage)}
+			active[k]++
 			if t, ok := oldest[k]; !ok || r.StageStartedAt.Before(t) {
 				oldest[k] = *r.StageStartedAt
 			}
@@ -87,6 +90,7 @@ func (c *Collector) runs(ctx context.Context, ch chan<- prometheus.Metric) error
 	}
 	for k, t := range oldest {
 		gauge(ch, descStage, unix(t), k.site, k.stage)
+		gauge(ch, descActive, float64(active[k]), k.site, k.stage)
 	}
 	return nil
 }

@@ -22,7 +22,8 @@ type InventoryStore interface {
 
 // Collector exports the inventory from the store at scrape time: nodes
 // by state, open drift by rule and severity, runs by kind and status, the
-// oldest start of each active stage with its policy timeout, and the
+// oldest start and the number of runs of each active stage, with its
+// policy timeout, and the
 // largest agent contact age. Labels are bounded (site, state, rule,
 // severity, kind, status, stage).
 type Collector struct {
@@ -38,6 +39,7 @@ var (
 	descDrift    = prometheus.NewDesc("maas_sidecar_drift_open", "Nodes with an open drift, by site, rule and severity.", []string{"site", "rule", "severity"}, nil)
 	descRuns     = prometheus.NewDesc("maas_sidecar_runs", "Runs by kind and job state.", []string{"kind", "status"}, nil)
 	descStage    = prometheus.NewDesc("maas_sidecar_stage_oldest_start_timestamp_seconds", "Unix start time of the oldest active attempt of a stage, by site and stage.", []string{"site", "stage"}, nil)
+	descActive   = prometheus.NewDesc("maas_sidecar_stage_active_runs", "Running or compensating runs by site and current stage.", []string{"site", "stage"}, nil)
 	descTimeout  = prometheus.NewDesc("maas_sidecar_stage_timeout_seconds", "Site policy timeout of a waiting stage.", []string{"site", "stage"}, nil)
 	descContact  = prometheus.NewDesc("maas_sidecar_agent_last_contact_age_seconds", "Largest time since an agent of an active or offline node was heard from, by site.", []string{"site"}, nil)
 	descOffLimit = prometheus.NewDesc("maas_sidecar_heartbeat_offline_threshold_seconds", "Site policy silence after which a node goes offline.", []string{"site"}, nil)
@@ -45,7 +47,7 @@ var (
 
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descUp, descNodes, descDrift, descRuns, descStage, descTimeout, descContact, descOffLimit} {
+	for _, d := range []*prometheus.Desc{descUp, descNodes, descDrift, descRuns, descStage, descActive, descTimeout, descContact, descOffLimit} {
 		ch <- d
 	}
 }

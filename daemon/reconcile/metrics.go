@@ -19,7 +19,8 @@ type Metrics struct {
 	unmanaged *prometheus.GaugeVec
 }
 
-// NewMetrics registers the reconciler metrics with reg.
+// NewMetrics registers the reconciler metrics with reg, every drift rule,
+// action and heartbeat transition at zero.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		drifts: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_drift_detected_total",
@@ -35,6 +36,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	for _, r := range lifecycle.DriftRules {
 		m.drifts.WithLabelValues(string(r), string(Severity(r)))
+	}
+	for _, a := range []Action{ActQuarantine, ActUpdateHost, ActReseedHWSync, ActReleasePowerOff} {
+		m.actions.WithLabelValues(string(a))
+	}
+	for _, to := range []lifecycle.NodeState{lifecycle.NodeOffline, lifecycle.NodeActive} {
+		m.beats.WithLabelValues(string(to))
 	}
 	reg.MustRegister(m.drifts, m.actions, m.beats, m.lastPass, m.unmanaged)
 	return m

@@ -11,12 +11,22 @@ import (
 // path or a value.
 type Metrics struct{ requests *prometheus.CounterVec }
 
-// NewMetrics registers the Vault metrics with reg.
+// metricOps are the values of the op label.
+var metricOps = []string{"read", "write", "login", "renew"}
+
+// NewMetrics registers the Vault metrics with reg, every op and result at
+// zero so that an error rate exists before the first error.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "maas_sidecar_vault_requests_total",
 		Help: "Vault requests by operation and result (ok or an error code).",
 	}, []string{"op", "result"})}
+	for _, op := range metricOps {
+		m.requests.WithLabelValues(op, "ok")
+		for _, c := range lifecycle.Codes {
+			m.requests.WithLabelValues(op, string(c))
+		}
+	}
 	reg.MustRegister(m.requests)
 	return m
 }

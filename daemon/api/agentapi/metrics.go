@@ -29,6 +29,7 @@ const (
 type Metrics struct {
 	enroll *prometheus.CounterVec
 	auth   *prometheus.CounterVec
+	beats  prometheus.Counter
 }
 
 // NewMetrics registers the agent API metrics with reg, every label value
@@ -39,6 +40,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Agent enrollment requests by result."}, []string{"result"}),
 		auth: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_agent_auth_failures_total",
 			Help: "Agent requests refused at authentication, by reason."}, []string{"reason"}),
+		beats: prometheus.NewCounter(prometheus.CounterOpts{Name: "maas_sidecar_agent_heartbeats_total",
+			Help: "Agent long polls (the agents' heartbeat) accepted after authentication."}),
 	}
 	for _, r := range []string{EnrollOK, EnrollReplayed, EnrollRateLimited, EnrollInvalid, EnrollRefused, EnrollError} {
 		m.enroll.WithLabelValues(r)
@@ -47,13 +50,19 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		AuthDeleted, AuthRevoked, AuthSuperseded} {
 		m.auth.WithLabelValues(r)
 	}
-	reg.MustRegister(m.enroll, m.auth)
+	reg.MustRegister(m.enroll, m.auth, m.beats)
 	return m
 }
 
 func (m *Metrics) enrolled(result string) {
 	if m != nil {
 		m.enroll.WithLabelValues(result).Inc()
+	}
+}
+
+func (m *Metrics) heartbeat() {
+	if m != nil {
+		m.beats.Inc()
 	}
 }
 
@@ -68,6 +77,9 @@ func (m *Metrics) refused(reason string) {
 func (m *Metrics) Enrollments(result string) prometheus.Counter {
 	return m.enroll.WithLabelValues(result)
 }
+
+// Heartbeats is the counter of accepted agent polls.
+func (m *Metrics) Heartbeats() prometheus.Counter { return m.beats }
 
 // AuthFailures is the counter of one refusal reason.
 func (m *Metrics) AuthFailures(reason string) prometheus.Counter {

@@ -24,6 +24,7 @@ func (a *API) wait(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
 		writeProblem(w, err)
 		return
 	}
+	a.cfg.Metrics.heartbeat()
 	// The listener's write timeout counts from the request; a long poll
 	// holds its answer for up to d, so it moves its own deadline.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d + a.cfg.WriteTimeout))

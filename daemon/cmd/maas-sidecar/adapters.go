@@ -3,8 +3,6 @@ package main
 import (
 	"log/slog"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
@@ -15,7 +13,7 @@ import (
 // openSecrets returns the secret backend the daemon reads and, when Vault
 // is configured, the Vault client itself (the admin API writes credentials
 // through it and its Run keeps the token renewed).
-func openSecrets(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (secrets.Backend, *secrets.Vault, error) {
+func openSecrets(cfg config.Config, m *secrets.Metrics, log *slog.Logger) (secrets.Backend, *secrets.Vault, error) {
 	v := cfg.Vault
 	if v.Address == "" {
 		log.Warn("no Vault configured (vault.address): site credentials cannot be read or written")
@@ -23,7 +21,7 @@ func openSecrets(cfg config.Config, reg prometheus.Registerer, log *slog.Logger)
 	}
 	vault, err := secrets.NewVault(secrets.VaultConfig{Address: v.Address, Namespace: v.Namespace, CACertFile: v.CACertFile,
 		TokenFile: v.TokenFile, RoleIDFile: v.RoleIDFile, SecretIDFile: v.SecretIDFile},
-		secrets.VaultOptions{Log: log.With("component", "vault"), Metrics: secrets.NewMetrics(reg)})
+		secrets.VaultOptions{Log: log.With("component", "vault"), Metrics: m})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -33,9 +31,9 @@ func openSecrets(cfg config.Config, reg prometheus.Registerer, log *slog.Logger)
 // openPower returns direct BMC access through bmclib. A bad ipmi.* key
 // stops the daemon; a host without ipmitool gets a Power that says so to
 // the one stage that needs it (PXE discovery).
-func openPower(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (workflow.Power, error) {
+func openPower(cfg config.Config, m *ipmi.Metrics, log *slog.Logger) (workflow.Power, error) {
 	c, err := ipmi.New(ipmi.Config{Providers: cfg.IPMI.Providers, CipherSuite: cfg.IPMI.CipherSuite, Timeout: cfg.IPMI.Timeout},
-		ipmi.Options{Log: log.With("component", "ipmi"), Metrics: ipmi.NewMetrics(reg)})
+		ipmi.Options{Log: log.With("component", "ipmi"), Metrics: m})
 	if lifecycle.ErrorCode(err) == lifecycle.CodeInvalid {
 		return nil, err
 	}
@@ -46,13 +44,19 @@ func openPower(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (
 	return ipmi.PXE{BMCs: c}, nil
 }
 
+// adapterMetrics are the production adapters' metrics.
+type adapterMetrics struct {
+	vault *secrets.Metrics
+	bmc   *ipmi.Metrics
+}
+
 // productionAdapters are Vault (when configured) and bmclib.
-func productionAdapters(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (adapters, error) {
-	sec, vault, err := openSecrets(cfg, reg, log)
+func productionAdapters(cfg config.Config, m adapterMetrics, log *slog.Logger) (adapters, error) {
+	sec, vault, err := openSecrets(cfg, m.vault, log)
 	if err != nil {
 		return adapters{}, err
 	}
-	power, err := openPower(cfg, reg, log)
+	power, err := openPower(cfg, m.bmc, log)
 	if err != nil {
 		return adapters{}, err
 	}

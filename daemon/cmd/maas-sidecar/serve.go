@@ -14,8 +14,10 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
+	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
+	"github.com/gpuaas/maas-sidecar/ipmi"
 )
 
 // serve runs the daemon until ctx ends (SIGTERM/SIGINT) or a part fails.
@@ -123,11 +125,14 @@ func watchdog(log *slog.Logger, n *sdnotify.Notifier, c api.Checker) *sdnotify.W
 }
 
 // pickAdapters returns the simulated site's ports in dev mode, else the
-// production ones.
+// production ones. The Vault and BMC metrics are registered in both
+// modes (at zero where no Vault or BMC is used), so that the dashboard
+// and the alert rules find the same series everywhere.
 func pickAdapters(ctx context.Context, cfg config.Config, st daemonStore, reg prometheus.Registerer, log *slog.Logger) (*devmode.Site, adapters, error) {
+	m := adapterMetrics{vault: secrets.NewMetrics(reg), bmc: ipmi.NewMetrics(reg)}
 	if cfg.Dev {
 		return devAdapters(ctx, cfg, st, log)
 	}
-	ad, err := productionAdapters(cfg, reg, log)
+	ad, err := productionAdapters(cfg, m, log)
 	return nil, ad, err
 }
