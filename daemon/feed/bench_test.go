@@ -96,7 +96,7 @@ func BenchmarkReconcilePass5000(b *testing.B) {
 	r := reconcile.New(reconcile.Config{Store: st, Cleaner: sm, Tasks: storeTasks{st}})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := r.Pass(context.Background(), siteID, machines)
+		rep, err := r.Pass(context.Background(), siteID, machines, 0)
 		if err != nil || rep.Nodes != n || rep.Drifted != 0 {
 			b.Fatalf("pass: %+v %v", rep, err)
 		}

@@ -33,8 +33,9 @@ func (f *Feed) handle(ctx context.Context, siteID string, sids []string, source 
 	g.SetLimit(f.cfg.Workers)
 	for sid := range uniq {
 		g.Go(func() error {
+			epoch := f.cfg.Reconciler.Epoch()
 			x, err := m.Machine(gctx, sid)
-			o := lifecycle.Observation{Present: err == nil, Machine: x}
+			o := lifecycle.Observation{Present: err == nil, Machine: x, Epoch: epoch}
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {

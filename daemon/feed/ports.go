@@ -42,7 +42,11 @@ type Secrets interface {
 // Reconciler judges observed machines (daemon/reconcile satisfies it).
 type Reconciler interface {
 	Observe(ctx context.Context, siteID string, obs map[string]lifecycle.Observation) (lifecycle.ReconcileReport, error)
-	Pass(ctx context.Context, siteID string, machines []lifecycle.Machine) (lifecycle.ReconcileReport, error)
+	Pass(ctx context.Context, siteID string, machines []lifecycle.Machine, epoch uint64) (lifecycle.ReconcileReport, error)
+	// Epoch is taken before each read of MAAS and passed with what was
+	// read, so that a read older than the reconciler's last action on a
+	// node is not acted on again.
+	Epoch() uint64
 }
 
 // Waker resumes the runs parked on a key (daemon/runner satisfies it).

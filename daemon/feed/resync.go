@@ -14,13 +14,14 @@ func (f *Feed) Resync(ctx context.Context, siteID string) (lifecycle.ReconcileRe
 	if err != nil {
 		return lifecycle.ReconcileReport{}, err
 	}
+	epoch := f.cfg.Reconciler.Epoch()
 	ms, err := m.Machines(ctx, lifecycle.MachineFilter{})
 	if err != nil {
 		return lifecycle.ReconcileReport{}, err
 	}
 	obs := make(map[string]lifecycle.Observation, len(ms))
 	for _, x := range ms {
-		obs[x.SystemID] = lifecycle.Observation{Present: true, Machine: x}
+		obs[x.SystemID] = lifecycle.Observation{Present: true, Machine: x, Epoch: epoch}
 	}
 	f.mu.Lock()
 	for sid := range f.known[siteID] {
@@ -31,5 +32,5 @@ func (f *Feed) Resync(ctx context.Context, siteID string) (lifecycle.ReconcileRe
 	f.mu.Unlock()
 	f.wake(siteID, obs, false)
 	f.cfg.Metrics.hints("resync", len(ms))
-	return f.cfg.Reconciler.Pass(ctx, siteID, ms)
+	return f.cfg.Reconciler.Pass(ctx, siteID, ms, epoch)
 }

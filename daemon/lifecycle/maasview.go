@@ -115,10 +115,13 @@ type ReleaseSpec struct {
 }
 
 // Observation is one machine as MAAS showed it; Present is false when the
-// machine is absent from MAAS.
+// machine is absent from MAAS. Epoch is the reconciler's action epoch
+// taken before the read began (see reconcile.Reconciler.Epoch); zero means
+// unknown, and such an observation is never judged stale.
 type Observation struct {
 	Present bool
 	Machine Machine
+	Epoch   uint64
 }
 
 // ReconcileReport counts what one reconciliation did.

@@ -13,6 +13,10 @@ import (
 func (r *Reconciler) node(ctx context.Context, sc siteCtx, n lifecycle.Node, o Observation, rep *Report) {
 	rep.Nodes++
 	defer r.nodes.lock(n.ID)()
+	if r.nodes.stale(n.ID, o) {
+		r.log.Debug("reconcile: observation read before the last action; a newer one follows", "site", n.SiteID, "node", n.ID)
+		return
+	}
 	n, err := r.fresh(ctx, n)
 	if err != nil {
 		r.log.Warn("reconcile: read node", "site", n.SiteID, "node", n.ID, "err", err)
@@ -31,7 +35,11 @@ func (r *Reconciler) node(ctx context.Context, sc siteCtx, n lifecycle.Node, o O
 	if !r.record(ctx, n, o, v, now, true) {
 		return
 	}
-	if err := r.act(ctx, sc, n, o, v); err != nil {
+	err = r.act(ctx, sc, n, o, v)
+	if v.Action.changesMAAS() {
+		r.nodes.actedOn(n.ID) // even a failed call may have reached MAAS
+	}
+	if err != nil {
 		r.log.Warn("reconcile action failed", "site", n.SiteID, "node", n.ID, "action", string(v.Action), "err", err)
 	}
 }

@@ -19,6 +19,10 @@ const (
 	ActReleasePowerOff Action = "release_power_off"
 )
 
+// changesMAAS reports whether the action changes the machine in MAAS, so
+// that what was read of MAAS before it is out of date.
+func (a Action) changesMAAS() bool { return a == ActReleasePowerOff }
+
 // Observation is one machine as MAAS showed it (the domain's type, which
 // the change feed builds).
 type Observation = lifecycle.Observation
