@@ -11,10 +11,10 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/gpuaas/maas-sidecar/daemon/buildinfo"
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/logging"
+	"github.com/gpuaas/maas-sidecar/internal/buildinfo"
 )
 
 // Exit codes: 0 success, 1 the command failed, 2 the command line is wrong.
