@@ -32,7 +32,9 @@ commands:
   help      show this help
   site, policy, override, roce, onboard, onboarding, node, decommission,
   token, audit:
-            operator commands that call the admin API (see help)
+            operator commands that call the admin API (see help); on a
+            MAAS region controller, site create --from-local-maas takes
+            the MAAS URL from its regiond.conf (deb or snap)
 
 operator flags: --addr (or MAAS_SIDECAR_ADDR), --token, --token-file (or
 MAAS_SIDECAR_TOKEN; default <state-dir>/admin.token), -o table|json.
