@@ -2,7 +2,7 @@
 GO        ?= go
 BIN       := bin
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS   := -X github.com/gpuaas/maas-sidecar/daemon/buildinfo.Version=$(VERSION)
+LDFLAGS   := -X github.com/gpuaas/maas-sidecar/internal/buildinfo.Version=$(VERSION)
 STATE_DIR ?= .run/state
 PKGS      := ./...
 E2E_PKGS  := ./e2e/system/...

@@ -29,6 +29,7 @@ type daemon struct {
 	addr  string
 	store *bolt.Store
 	state string // a state dir holding admin.token
+	root  string // the host root host files are read under ("": "/")
 	site  string
 	vault *vault
 }
@@ -89,7 +90,7 @@ func (d *daemon) run(stdin string, extra map[string]string, args ...string) resu
 	}
 	var out, errb bytes.Buffer
 	env := cli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, StateDir: d.state,
-		Getenv: vars.get, Interval: 5 * time.Millisecond}
+		Getenv: vars.get, Interval: 5 * time.Millisecond, Root: d.root}
 	code := cli.Main(context.Background(), args, env)
 	return result{code, out.String(), errb.String()}
 }

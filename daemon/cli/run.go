@@ -18,6 +18,9 @@ type Env struct {
 	HTTP           *http.Client
 	// StateDir is where admin.token is looked for last (the daemon's).
 	StateDir string
+	// Root is the host root that host files (a MAAS region's regiond.conf)
+	// are read under; "" is "/".
+	Root string
 	// Interval is how often watch polls (2s); Sleep waits (time.After).
 	Interval time.Duration
 	Sleep    func(ctx context.Context, d time.Duration) error

@@ -59,11 +59,18 @@ func (s *session) siteFlags() func() map[string]any {
 
 func siteCreate(ctx context.Context, s *session, args []string) error {
 	body := s.siteFlags()
+	local := s.fs.Bool("from-local-maas", false, "take --url from this region controller's regiond.conf (maas_url; deb, then snap)")
 	if _, err := s.parse(args, 0); err != nil {
 		return err
 	}
+	b := body()
+	if *local {
+		if err := s.fillLocalMAAS(b); err != nil {
+			return err
+		}
+	}
 	var x site
-	raw, err := s.call(ctx, http.MethodPost, admin+"/maas-sites", body(), &x, nil)
+	raw, err := s.call(ctx, http.MethodPost, admin+"/maas-sites", b, &x, nil)
 	if err != nil {
 		return err
 	}
@@ -149,4 +156,21 @@ func siteDelete(ctx context.Context, s *session, args []string) error {
 		return err
 	}
 	return s.kv(raw, "deleted", pos[0])
+}
+
+// fillLocalMAAS sets api_base_url in b from the local region's
+// regiond.conf; --url with it is a usage error.
+func (s *session) fillLocalMAAS(b map[string]any) error {
+	url := false
+	s.fs.Visit(func(f *flag.Flag) { url = url || f.Name == "url" })
+	if url {
+		return usagef("--url and --from-local-maas exclude each other: give one")
+	}
+	u, from, err := localMAASURL(s.env.Root)
+	if err != nil {
+		return fmt.Errorf("--from-local-maas: %w", err)
+	}
+	b["api_base_url"] = u
+	fmt.Fprintf(s.env.Stderr, "MAAS URL %s from %s\n", u, from)
+	return nil
 }

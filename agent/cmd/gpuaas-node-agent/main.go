@@ -5,6 +5,7 @@
 // Usage:
 //
 //	gpuaas-node-agent [--config PATH] [--root DIR] [--state-dir DIR] [--log-level LEVEL]
+//	gpuaas-node-agent --version
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -30,6 +32,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/systemd/sdexec"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
+	"github.com/gpuaas/maas-sidecar/internal/buildinfo"
 	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
 
 	// The task catalog: one package per task type.
@@ -46,6 +49,7 @@ import (
 // flags are the command line.
 type flags struct {
 	config, root, stateDir, logLevel string
+	version                          bool
 }
 
 func parseFlags(args []string) (flags, error) {
@@ -55,19 +59,24 @@ func parseFlags(args []string) (flags, error) {
 	fs.StringVar(&f.root, "root", "/", "host root every host path is resolved under (fixture trees in tests)")
 	fs.StringVar(&f.stateDir, "state-dir", "/var/lib/gpuaas-node-agent", "directory for the agent's key, certificate and task sequence")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	return f, fs.Parse(args)
 }
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "gpuaas-node-agent:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string) error {
+func run(args []string, stdout io.Writer) error {
 	f, err := parseFlags(args)
 	if err != nil {
+		return err
+	}
+	if f.version {
+		_, err := fmt.Fprintln(stdout, buildinfo.String())
 		return err
 	}
 	var level slog.Level

@@ -11,10 +11,10 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/gpuaas/maas-sidecar/daemon/buildinfo"
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/logging"
+	"github.com/gpuaas/maas-sidecar/internal/buildinfo"
 )
 
 // Exit codes: 0 success, 1 the command failed, 2 the command line is wrong.
@@ -32,7 +32,9 @@ commands:
   help      show this help
   site, policy, override, roce, onboard, onboarding, node, decommission,
   token, audit:
-            operator commands that call the admin API (see help)
+            operator commands that call the admin API (see help); on a
+            MAAS region controller, site create --from-local-maas takes
+            the MAAS URL from its regiond.conf (deb or snap)
 
 operator flags: --addr (or MAAS_SIDECAR_ADDR), --token, --token-file (or
 MAAS_SIDECAR_TOKEN; default <state-dir>/admin.token), -o table|json.

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 	}
 	binary = filepath.Join(dir, "maas-sidecar")
 	build := exec.Command("go", "build", "-o", binary,
-		"-ldflags", "-X github.com/gpuaas/maas-sidecar/daemon/buildinfo.Version="+testVersion, ".")
+		"-ldflags", "-X github.com/gpuaas/maas-sidecar/internal/buildinfo.Version="+testVersion, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.RemoveAll(dir)

@@ -10,12 +10,12 @@ import (
 	"os"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api"
-	"github.com/gpuaas/maas-sidecar/daemon/buildinfo"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/internal/buildinfo"
 	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
 	"github.com/gpuaas/maas-sidecar/ipmi"
 )

@@ -1,4 +1,5 @@
-// Package buildinfo holds the version stamped into the binaries at link time.
+// Package buildinfo holds the version stamped into both binaries (the
+// daemon and the agent) at link time.
 package buildinfo
 
 import "runtime/debug"
