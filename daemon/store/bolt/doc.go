@@ -8,6 +8,6 @@
 //
 // The file's layout has a schema version in the meta bucket (none: 0).
 // Open creates a new file at Latest and migrates an older one after
-// copying it aside (schema.go, migrations.go); Status and Migrate are the
-// same steps for the `maas-sidecar migrate` command.
+// copying it aside (schema.go, upgrade.go, migrations.go); Status and
+// Migrate are the same steps for the `maas-sidecar migrate` command.
 package bolt
