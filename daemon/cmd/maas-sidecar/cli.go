@@ -32,6 +32,8 @@ commands:
             daemon stopped; --check lists pending migrations (see -h)
   version   print the version
   help      show this help
+  completion bash
+            print the bash completion script
   site, policy, override, roce, onboard, onboarding, node, decommission,
   token, audit:
             operator commands that call the admin API (see help); on a
@@ -59,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version":
 		fmt.Fprintln(stdout, buildinfo.String())
 		return exitOK
+	case "completion":
+		return runCompletion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage+"\n"+cli.Usage())
 		return exitOK
