@@ -63,17 +63,31 @@ func parseFlags(args []string) (flags, error) {
 	return f, fs.Parse(args)
 }
 
+// Exit codes: 0 success (and -h), 1 the agent failed, 2 the command line
+// is wrong.
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	err := run(os.Args[1:], os.Stdout)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.As(err, new(usageError)):
+		fmt.Fprintln(os.Stderr, "gpuaas-node-agent:", err)
+		os.Exit(2)
+	default:
 		fmt.Fprintln(os.Stderr, "gpuaas-node-agent:", err)
 		os.Exit(1)
 	}
 }
 
+// usageError is a wrong command line.
+type usageError struct{ error }
+
 func run(args []string, stdout io.Writer) error {
 	f, err := parseFlags(args)
-	if err != nil {
+	if errors.Is(err, flag.ErrHelp) {
 		return err
+	}
+	if err != nil {
+		return usageError{err}
 	}
 	if f.version {
 		_, err := fmt.Fprintln(stdout, buildinfo.String())
