@@ -23,11 +23,11 @@ const (
 	baseFresh = 24 * time.Hour
 )
 
-// baseInclude is what the tests need beyond minbase: curl for the
-// cloud-init install script, systemd for systemctl and the
-// deb-systemd-helper calls of the maintainer scripts, adduser for the
-// system user. Every other dependency comes from the packages' Depends.
-var baseInclude = []string{"adduser", "curl", "systemd"}
+// baseInclude is what the tests need beyond minbase, and what every
+// machine the packages go to has: curl for the cloud-init install script,
+// systemd for systemctl. Nothing the packages' own scripts need (adduser)
+// is here, so a missing Depends fails the install.
+var baseInclude = []string{"curl", "systemd"}
 
 // baseRoot returns the cached debootstrapped root, building it on first
 // use. The cache key is the suite, mirror and include list; a lock file

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 // aptArgs are the options of every apt-get run: non-interactive, keeping
@@ -91,4 +92,32 @@ func (r *root) status(pkg string) string {
 func (r *root) exists(p string) bool {
 	_, err := os.Lstat(r.path(p))
 	return err == nil
+}
+
+// maintScripts lists the maintainer scripts a .deb carries, by name
+// (preinst, postinst, prerm, postrm).
+func maintScripts(t *testing.T, deb string) map[string]bool {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("dpkg-deb", "--control", deb, dir).CombinedOutput(); err != nil {
+		t.Fatalf("dpkg-deb --control %s: %v\n%s", deb, err, out)
+	}
+	have := map[string]bool{}
+	for _, s := range []string{"preinst", "postinst", "prerm", "postrm"} {
+		if _, err := os.Stat(filepath.Join(dir, s)); err == nil {
+			have[s] = true
+		}
+	}
+	return have
+}
+
+// expectScripts keeps the runs of want whose script the package has.
+func expectScripts(have map[string]bool, want ...string) []string {
+	var out []string
+	for _, w := range want {
+		if have[strings.Fields(w)[0]] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
