@@ -11,8 +11,8 @@ import (
 
 // account is one /etc/passwd entry of a root.
 type account struct {
-	name       string
-	uid, gid   int
+	name        string
+	uid, gid    int
 	home, shell string
 }
 
