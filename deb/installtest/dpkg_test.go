@@ -16,7 +16,7 @@ import (
 // dpkg's script tracing (--debug=2) so the test sees each maintainer
 // script dpkg ran and its arguments.
 var aptArgs = []string{
-	"-y", "-q", "--no-install-recommends",
+	"-y", "-q",
 	"-o", "Dpkg::Options::=--force-confdef", "-o", "Dpkg::Options::=--force-confold",
 	"-o", "Dpkg::Options::=--debug=2",
 }
