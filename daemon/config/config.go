@@ -79,9 +79,9 @@ type Vault struct {
 
 // IPMI is direct BMC access through bmclib.
 type IPMI struct {
-	Providers   []string      `yaml:"providers"`    // default [ipmitool]
-	CipherSuite string        `yaml:"cipher_suite"` // default "3"
-	Timeout     time.Duration `yaml:"timeout"`      // per attempt, default 20s
+	Providers   []string      `yaml:"providers"`    // in the order tried
+	CipherSuite string        `yaml:"cipher_suite"` // ipmitool's -C
+	Timeout     time.Duration `yaml:"timeout"`      // per attempt
 }
 
 // Default returns the configuration used for every key the file and the
@@ -97,5 +97,6 @@ func Default() Config {
 		Agent:            Agent{Listen: ":5291", HTTP: defaultHTTP(8192)},
 		PollInterval:     10 * time.Second,
 		Events:           defaultEvents(),
+		IPMI:             IPMI{Providers: []string{"ipmitool"}, CipherSuite: "3", Timeout: 20 * time.Second},
 	}
 }

@@ -30,6 +30,8 @@ commands:
   serve     run the daemon (see maas-sidecar serve -h)
   version   print the version
   help      show this help
+  completion bash
+            print the bash completion script
   site, policy, override, roce, onboard, onboarding, node, decommission,
   token, audit:
             operator commands that call the admin API (see help)
@@ -53,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version":
 		fmt.Fprintln(stdout, buildinfo.String())
 		return exitOK
+	case "completion":
+		return runCompletion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage+"\n"+cli.Usage())
 		return exitOK
