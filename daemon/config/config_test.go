@@ -46,6 +46,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"events url with password", func(c *Config) { c.Events.URL = "https://u:p@cp/events"; c.Events.SecretFile = "/s" }, "events.url", "must not carry credentials"},
 		{"events without secret", func(c *Config) { c.Events.URL = "https://cp/events" }, "events.secret_file", "required when events.url is set"},
 		{"events timeout", func(c *Config) { c.Events.Timeout = 0 }, "events.timeout", "events.timeout: 0s is not a positive"},
+		{"events retention", func(c *Config) { c.Events.Retention = -time.Hour }, "events.retention", "events.retention: -1h0m0s is negative"},
 		{"http package without digest", func(c *Config) { c.Agent.PackageURL = "http://mirror/a.deb" }, "agent.package_sha256", "required"},
 	}
 	for _, tt := range tests {
@@ -86,8 +87,11 @@ func TestParse(t *testing.T) {
 			func(c *Config) { c.Agent.HTTP.IdleTimeout, c.Agent.HTTP.MaxConnections = 15*time.Second, 5000 }},
 		{"events", "events:\n  url: https://cp.example/events\n  secret_file: /etc/maas-sidecar/events.secret\n  timeout: 3s\n",
 			func(c *Config) {
-				c.Events = Events{URL: "https://cp.example/events", SecretFile: "/etc/maas-sidecar/events.secret", Timeout: 3 * time.Second}
+				c.Events = Events{URL: "https://cp.example/events", SecretFile: "/etc/maas-sidecar/events.secret", Timeout: 3 * time.Second,
+					Retention: 168 * time.Hour}
 			}},
+		{"events retention", "events:\n  retention: 720h\n", func(c *Config) { c.Events.Retention = 720 * time.Hour }},
+		{"events kept forever", "events:\n  retention: 0s\n", func(c *Config) { c.Events.Retention = 0 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,13 +16,19 @@ type Events struct {
 	SecretFile string `yaml:"secret_file"`
 	// Timeout bounds one delivery attempt.
 	Timeout time.Duration `yaml:"timeout"`
+	// Retention is how long a delivered event is kept before it is
+	// pruned; 0 keeps them all.
+	Retention time.Duration `yaml:"retention"`
 }
 
-func defaultEvents() Events { return Events{Timeout: 10 * time.Second} }
+func defaultEvents() Events { return Events{Timeout: 10 * time.Second, Retention: 7 * 24 * time.Hour} }
 
 func (e Events) validate() error {
 	if err := positive(e.Timeout); err != "" {
 		return invalid("events.timeout", "%s %s", e.Timeout, err)
+	}
+	if e.Retention < 0 {
+		return invalid("events.retention", "%s is negative (0 keeps delivered events forever)", e.Retention)
 	}
 	if e.URL == "" {
 		return nil

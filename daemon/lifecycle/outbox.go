@@ -58,4 +58,9 @@ type OutboxStore interface {
 	MarkDelivered(ctx context.Context, id string, at time.Time) error
 	// MarkFailed records a failed attempt and when to try again.
 	MarkFailed(ctx context.Context, id string, errMsg string, next time.Time) error
+	// PruneDelivered deletes up to limit events delivered before before,
+	// oldest delivery first, and returns how many it deleted. An event of
+	// a run that can still act (not Terminal) is kept, so the run cannot
+	// publish it a second time; undelivered events are never deleted.
+	PruneDelivered(ctx context.Context, before time.Time, limit int) (int, error)
 }

@@ -20,6 +20,7 @@ type Store interface {
 	DueEvents(ctx context.Context, now time.Time, limit int) ([]lifecycle.OutboxEvent, error)
 	MarkDelivered(ctx context.Context, id string, at time.Time) error
 	MarkFailed(ctx context.Context, id string, errMsg string, next time.Time) error
+	PruneDelivered(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 // Options build a Poster. Store, URL and Secret are required.
@@ -39,10 +40,14 @@ type Options struct {
 	Backoff backoff.Policy
 	// Parallel bounds the nodes delivered to at once (4).
 	Parallel int
-	Clock    clockwork.Clock
-	Rand     func() float64 // jitter in [0, 1) (math/rand/v2)
-	Logger   *slog.Logger
-	Metrics  *Metrics
+	// Retention is how long delivered events are kept; older ones are
+	// pruned every PruneEvery (10m). 0 keeps them all.
+	Retention  time.Duration
+	PruneEvery time.Duration
+	Clock      clockwork.Clock
+	Rand       func() float64 // jitter in [0, 1) (math/rand/v2)
+	Logger     *slog.Logger
+	Metrics    *Metrics
 }
 
 // Poster delivers due outbox events. Create with New, run with Run.
@@ -68,6 +73,9 @@ func New(o Options) *Poster {
 	if o.Parallel <= 0 {
 		o.Parallel = 4
 	}
+	if o.PruneEvery <= 0 {
+		o.PruneEvery = 10 * time.Minute
+	}
 	if o.Clock == nil {
 		o.Clock = clockwork.NewRealClock()
 	}
@@ -84,10 +92,16 @@ func New(o Options) *Poster {
 // Run delivers events until ctx ends; it returns nil then. A store that
 // cannot be read is logged and tried again at the next interval.
 func (p *Poster) Run(ctx context.Context) error {
+	var pruned time.Time
 	for {
 		n, err := p.Pass(ctx)
 		if err != nil && ctx.Err() == nil {
 			p.o.Logger.Warn("outbox pass failed", "err", err)
+		}
+		if now := p.o.Clock.Now(); p.o.Retention > 0 && now.Sub(pruned) >= p.o.PruneEvery {
+			pruned = now
+			n, err := p.Prune(ctx)
+			p.logPrune(ctx, n, err)
 		}
 		if n < batch || err != nil {
 			if !clocks.Sleep(ctx, p.o.Clock, p.o.Interval) {

@@ -9,6 +9,7 @@
 package atomicfile
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,13 +22,23 @@ import (
 // The error is the operating system's, naming the file; callers add what
 // the file is.
 func Write(path string, b []byte, perm fs.FileMode) error {
+	return WriteFrom(path, perm, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// WriteFrom is Write for content too large to hold in memory: write
+// streams it (a database copy). An error from write leaves the target as
+// it was.
+func WriteFrom(path string, perm fs.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithStaticPermissions(perm))
 	if err != nil {
 		return err
 	}
 	defer f.Cleanup() // a no-op after the rename
-	if _, err := f.Write(b); err != nil {
+	if err := write(f); err != nil {
 		return err
 	}
 	if err := f.CloseAtomicallyReplace(); err != nil {

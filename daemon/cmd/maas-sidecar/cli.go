@@ -28,6 +28,8 @@ const usage = `usage: maas-sidecar <command> [flags]
 
 commands:
   serve     run the daemon (see maas-sidecar serve -h)
+  migrate   bring the store to this binary's schema version, with the
+            daemon stopped; --check lists pending migrations (see -h)
   version   print the version
   help      show this help
   completion bash
@@ -52,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return runServe(args[1:], stderr)
+	case "migrate":
+		return runMigrate(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, buildinfo.String())
 		return exitOK

@@ -13,13 +13,13 @@ import (
 // eventPoster returns the part that delivers the outbox's lifecycle
 // events to events.url, or nil when no URL is configured: the events are
 // then recorded in the store only, undelivered, and go out in order once
-// a URL is set.
+// a URL is set. Delivered events are pruned after events.retention.
 func eventPoster(cfg config.Config, st daemonStore, reg prometheus.Registerer, log *slog.Logger) func(context.Context) error {
 	if cfg.Events.URL == "" {
 		log.Info("events.url is not set: lifecycle events are recorded only")
 		return nil
 	}
 	p := outbox.New(outbox.Options{Store: st, URL: cfg.Events.URL, Secret: outbox.SecretFile(cfg.Events.SecretFile),
-		Timeout: cfg.Events.Timeout, Logger: log, Metrics: outbox.NewMetrics(reg)})
+		Timeout: cfg.Events.Timeout, Retention: cfg.Events.Retention, Logger: log, Metrics: outbox.NewMetrics(reg)})
 	return p.Run
 }

@@ -32,9 +32,11 @@ var (
 	bOutbox     = []byte("outbox")           // seq -> lifecycle event
 	bOutboxIDs  = []byte("outbox_ids")       // event id -> seq (idempotent append)
 	bOutboxOpen = []byte("outbox_pending")   // seq -> node id (undelivered events)
+	bOutboxDone = []byte("outbox_delivered") // delivered at + seq -> nothing (since schema 1)
+	bMeta       = []byte("meta")             // schema version (since schema 1)
 )
 
 var allBuckets = [][]byte{bSites, bSiteNames, bPolicies, bNodes, bNodeHosts, bRuns, bEvents, bLeases,
 	bAudit, bTokens, bTokenHash, bTasks, bOpenTasks, bTaskSeq, bEnroll, bEnrollNode,
 	bOverrides, bOvrKeys, bRoCE, bRoCEKeys, bBatches, bIdem, bMaasState, bInbox, bInboxIDs, bInboxOpen, bCursors,
-	bOutbox, bOutboxIDs, bOutboxOpen}
+	bOutbox, bOutboxIDs, bOutboxOpen, bOutboxDone, bMeta}

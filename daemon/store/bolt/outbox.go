@@ -85,6 +85,9 @@ func (s *Store) MarkDelivered(ctx context.Context, id string, at time.Time) erro
 		}
 		at = at.UTC()
 		e.DeliveredAt, e.LastError = &at, ""
+		if err := tx.Bucket(bOutboxDone).Put(doneKey(at, e.Seq), []byte{}); err != nil {
+			return err
+		}
 		return tx.Bucket(bOutboxOpen).Delete(u64(e.Seq))
 	})
 }

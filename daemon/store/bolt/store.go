@@ -46,37 +46,47 @@ type Store struct {
 
 var _ lifecycle.Store = (*Store)(nil)
 
-// Open opens or creates the store file at path.
+// Open opens or creates the store file at path. A new file is created at
+// the newest schema version (Latest); an older one is copied to
+// <path>.pre-v<N>.bak and migrated, each migration logged; a newer one is
+// refused with conflict (see lifecycle.SchemaStatus). Another process
+// holding the file makes it fail with unavailable after LockTimeout.
 func Open(path string, opts Options) (*Store, error) {
-	if opts.Now == nil {
-		opts.Now = time.Now
+	opts = opts.withDefaults()
+	db, err := openDB(path, opts, false)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
+	if _, err := upgrade(db, opts.Logger); err != nil {
+		db.Close()
+		return nil, err
 	}
-	if opts.LockTimeout == 0 {
-		opts.LockTimeout = time.Second
+	return &Store{db: db, now: func() time.Time { return opts.Now().UTC() }, log: opts.Logger, commit: opts.OnCommit}, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Now == nil {
+		o.Now = time.Now
 	}
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: opts.LockTimeout, NoSync: opts.NoSync})
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.LockTimeout == 0 {
+		o.LockTimeout = time.Second
+	}
+	return o
+}
+
+// openDB opens the bbolt file, translating a lock held elsewhere.
+func openDB(path string, opts Options, readOnly bool) (*bbolt.DB, error) {
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: opts.LockTimeout, NoSync: opts.NoSync, ReadOnly: readOnly})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, "store.Open", "%s is locked by another process", path)
 	}
 	if err != nil {
 		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", err)
 	}
-	err = db.Update(func(tx *bbolt.Tx) error {
-		for _, b := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		db.Close()
-		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", err)
-	}
-	return &Store{db: db, now: func() time.Time { return opts.Now().UTC() }, log: opts.Logger, commit: opts.OnCommit}, nil
+	return db, nil
 }
 
 // Close closes the file. It is safe to call twice.

@@ -41,7 +41,7 @@ func Run(t *testing.T, nh NewHarness) {
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},
 		{"MaasState", testMaasState}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
-		{"Outbox", testOutbox},
+		{"Outbox", testOutbox}, {"OutboxPrune", testOutboxPrune},
 		{"ConcurrentWriters", testConcurrentWriters}, {"Reopen", testReopen}, {"Closed", testClosed},
 	}
 	for _, s := range suites {
