@@ -3,7 +3,9 @@
 package installtest
 
 import (
+	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -42,9 +44,8 @@ func TestSidecarLifecycle(t *testing.T) {
 	r.serveHealthy(adminAddr)
 
 	r.installV0State()
-	if out, err := r.runAs(sidecarUser, sidecarBin, "migrate", "--check",
-		"--config", sidecarConfig, "--state-dir", sidecarState); err == nil {
-		t.Errorf("migrate --check on the previous release's state exited 0, want a pending migration:\n%s", out)
+	if out, code := r.migrateCheck(); code != 1 || !strings.Contains(out, "schema version 0") {
+		t.Errorf("migrate --check on the previous release's state: exit %d, want 1 and schema version 0:\n%s", code, out)
 	}
 
 	step("upgrade", []string{"prerm upgrade", "preinst upgrade", "postrm upgrade", "postinst configure"},
@@ -56,9 +57,8 @@ func TestSidecarLifecycle(t *testing.T) {
 	if d := cmp.Diff(recordCounts(t, v0Fixture), recordCounts(t, r.path(stateFile))); d != "" {
 		t.Errorf("upgrade lost records of the previous release's state (-fixture +upgraded):\n%s", d)
 	}
-	if out, err := r.runAs(sidecarUser, sidecarBin, "migrate", "--check",
-		"--config", sidecarConfig, "--state-dir", sidecarState); err != nil {
-		t.Errorf("after upgrade, migrate --check: %v (postinst did not migrate?)\n%s", err, out)
+	if out, code := r.migrateCheck(); code != 0 || !strings.Contains(out, "up to date") {
+		t.Errorf("after upgrade, migrate --check: exit %d, want 0 and up to date (postinst did not migrate?):\n%s", code, out)
 	}
 	r.serveHealthy(adminAddr)
 
@@ -91,4 +91,21 @@ func (r *root) installV0State() {
 	if err := os.Chown(r.path(stateFile), u.uid, u.gid); err != nil {
 		r.t.Fatal(err)
 	}
+}
+
+// migrateCheck runs the installed `maas-sidecar migrate --check` as the
+// packaged user and returns its output and exit code.
+func (r *root) migrateCheck() (string, int) {
+	r.t.Helper()
+	out, err := r.runAs(sidecarUser, sidecarBin, "migrate", "--check",
+		"--config", sidecarConfig, "--state-dir", sidecarState)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return out, 0
+	case errors.As(err, &exit):
+		return out, exit.ExitCode()
+	}
+	r.t.Fatalf("migrate --check: %v", err)
+	return out, -1
 }
