@@ -5,7 +5,6 @@ package installtest
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,5 +123,5 @@ func tail(b []byte, n int) string {
 	if len(b) > n {
 		b = b[len(b)-n:]
 	}
-	return fmt.Sprintf("%s", b)
+	return string(b)
 }
