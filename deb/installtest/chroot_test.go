@@ -50,6 +50,9 @@ func newRoot(t *testing.T) *root {
 			t.Errorf("cleanup: %v", err)
 		}
 	})
+	if err := markOwner(parent); err != nil {
+		t.Fatal(err)
+	}
 	if out, err := exec.Command("cp", "-a", "--reflink=auto", base, r.dir).CombinedOutput(); err != nil {
 		t.Fatalf("copy base root: %v\n%s", err, out)
 	}

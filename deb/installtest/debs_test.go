@@ -25,14 +25,22 @@ var (
 	distDir string // set by TestMain, removed after the run
 )
 
-// TestMain owns the directory the packages are built into.
+// TestMain cleans up after killed runs, and owns the directory the
+// packages are built into.
 func TestMain(m *testing.M) {
+	if err := sweepStale(); err != nil {
+		fmt.Fprintln(os.Stderr, "installtest: warning:", err)
+	}
 	dir, err := os.MkdirTemp("", "installtest-dist-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	distDir = dir
+	if err := markOwner(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

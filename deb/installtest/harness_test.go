@@ -4,6 +4,9 @@ package installtest
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +88,52 @@ func TestRemoveRootRefusesMounted(t *testing.T) {
 	if _, err := os.Stat(dir + "/dev/keep"); err != nil {
 		t.Errorf("removeRoot deleted inside a mount: %v", err)
 	}
+}
+
+// TestSweepStale checks that a root left mounted by a killed run (whose
+// process is gone) is unmounted and deleted by the next run, and that a
+// live run's root is left alone.
+func TestSweepStale(t *testing.T) {
+	t.Parallel()
+	requireHost(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale, live := staleRoot(t, dead.Process.Pid), staleRoot(t, os.Getppid())
+	t.Cleanup(func() {
+		if err := unmountAll(live); err == nil {
+			_ = removeRoot(live)
+		}
+	})
+	if err := sweepStale(); err != nil {
+		t.Fatal(err)
+	}
+	if mps, _ := mountsUnder(stale); len(mps) > 0 {
+		t.Errorf("mounts left under the stale root: %v", mps)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale root %s not deleted (%v)", stale, err)
+	}
+	if mps, _ := mountsUnder(live); len(mps) != 1 {
+		t.Errorf("the live run's root lost its mount: %v", mps)
+	}
+}
+
+// staleRoot makes a test root owned by pid with a mount inside.
+func staleRoot(t *testing.T, pid int) string {
+	t.Helper()
+	parent, err := os.MkdirTemp("", "installtest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, _ = filepath.EvalSymlinks(parent)
+	if err := os.MkdirAll(parent+"/root/proc", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(parent, ownerFile), []byte(strconv.Itoa(pid)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mount(t, "-t", "tmpfs", "tmpfs", parent+"/root/proc")
+	return parent
 }

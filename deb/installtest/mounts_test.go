@@ -78,20 +78,23 @@ func unmountAll(dir string) error {
 	return err
 }
 
-// removeRoot deletes a chroot directory, but only once nothing is mounted
-// under it: a recursive delete through a bind mount of /dev would delete
-// the host's device nodes.
-func removeRoot(dir string) error {
-	mps, err := mountsUnder(dir)
+// removeRoot deletes a test root's parent directory, but only once
+// nothing is mounted under it: a recursive delete through a bind mount of
+// /dev would delete the host's device nodes. The root goes first, the
+// owner file last, so a failed delete is retried by a later sweep.
+func removeRoot(parent string) error {
+	mps, err := mountsUnder(parent)
 	if err != nil {
 		return err
 	}
 	if len(mps) > 0 {
-		return fmt.Errorf("not removing %s: still mounted: %s", dir, strings.Join(mps, ", "))
+		return fmt.Errorf("not removing %s: still mounted: %s", parent, strings.Join(mps, ", "))
 	}
-	out, err := exec.Command("rm", "-rf", "--one-file-system", filepath.Clean(dir)).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("remove %s: %v: %s", dir, err, out)
+	for _, dir := range []string{filepath.Join(parent, "root"), parent} {
+		out, err := exec.Command("rm", "-rf", "--one-file-system", filepath.Clean(dir)).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("remove %s: %v: %s", dir, err, out)
+		}
 	}
 	return nil
 }
