@@ -5,11 +5,13 @@ package installtest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/deb/debtest"
 )
 
 // debSet is one `make deb` output.
@@ -47,7 +49,9 @@ func TestMain(m *testing.M) {
 }
 
 // debs builds the packages at version with the repository's own
-// `make deb` (once per version per run) and returns their paths.
+// `make deb` (once per version per run, through debtest.Build: each
+// build has its own DIST and binaries, so it never races another test
+// package's build) and returns their paths.
 func debs(t *testing.T, version string) debSet {
 	t.Helper()
 	buildMu.Lock()
@@ -55,26 +59,13 @@ func debs(t *testing.T, version string) debSet {
 	if s, ok := built[version]; ok {
 		return s
 	}
-	repo, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dist := filepath.Join(distDir, version)
 	start := time.Now()
-	out, err := exec.Command("make", "-C", repo, "--no-print-directory", "deb",
-		"DEB_VERSION="+version, "DIST="+dist).CombinedOutput()
-	if err != nil {
-		t.Fatalf("make deb DEB_VERSION=%s: %v\n%s", version, err, tail(out, 4000))
-	}
+	p := debtest.Build(t, filepath.Join(distDir, version), version)
 	t.Logf("make deb DEB_VERSION=%s took %s", version, time.Since(start).Round(100*time.Millisecond))
-	s := debSet{
-		version: version,
-		sidecar: filepath.Join(dist, "maas-sidecar_"+version+"_amd64.deb"),
-		agent:   filepath.Join(dist, "gpuaas-node-agent_"+version+"_amd64.deb"),
-	}
-	for _, p := range []string{s.sidecar, s.agent} {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("make deb DEB_VERSION=%s did not write %s: %v", version, filepath.Base(p), err)
+	s := debSet{version: version, sidecar: p.Daemon, agent: p.AgentAMD64}
+	for _, f := range []string{s.sidecar, s.agent} {
+		if !strings.Contains(filepath.Base(f), "_"+version+"_") {
+			t.Fatalf("make deb DEB_VERSION=%s wrote %s", version, f)
 		}
 	}
 	built[version] = s
