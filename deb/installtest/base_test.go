@@ -29,9 +29,11 @@ const (
 var baseInclude = []string{"curl", "systemd"}
 
 // baseRoot returns the cached debootstrapped root, building it on first
-// use. The cache key is the suite, mirror and include list; a lock file
-// keeps concurrent test processes from building it twice.
-func baseRoot(t *testing.T) string {
+// use, and the release of a shared lock on it that keeps it unchanged
+// while the caller copies it. The cache key is the suite, mirror and
+// include list; the lock file also keeps concurrent test processes from
+// building or refreshing it at once.
+func baseRoot(t *testing.T) (string, func()) {
 	t.Helper()
 	requireHost(t)
 	cache, err := os.UserCacheDir()
@@ -44,8 +46,19 @@ func baseRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	root := filepath.Join(dir, suite+"-"+hex.EncodeToString(sum[:])[:12])
-	unlock := lockFile(t, root+".lock")
-	defer unlock()
+	lock := root + ".lock"
+	func() {
+		unlock := lockFile(t, lock, syscall.LOCK_EX)
+		defer unlock()
+		ensureBase(t, root)
+	}()
+	return root, lockFile(t, lock, syscall.LOCK_SH)
+}
+
+// ensureBase builds the base at root if it is missing, or refreshes its
+// package lists if they are older than baseFresh.
+func ensureBase(t *testing.T, root string) {
+	t.Helper()
 	stamp := root + ".ok"
 	st, err := os.Stat(stamp)
 	switch {
@@ -54,12 +67,11 @@ func baseRoot(t *testing.T) string {
 	case time.Since(st.ModTime()) > baseFresh:
 		refreshBase(t, root)
 	default:
-		return root
+		return
 	}
 	if err := os.WriteFile(stamp, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return root
 }
 
 // buildBase debootstraps a fresh base into root (through a temporary
@@ -105,14 +117,15 @@ func requireHost(t *testing.T) {
 	}
 }
 
-// lockFile takes an exclusive flock on path and returns its release.
-func lockFile(t *testing.T, path string) func() {
+// lockFile takes a flock (syscall.LOCK_EX or LOCK_SH) on path and
+// returns its release.
+func lockFile(t *testing.T, path string, how int) func() {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if err := syscall.Flock(int(f.Fd()), how); err != nil {
 		t.Fatalf("lock %s: %v", path, err)
 	}
 	return func() { f.Close() }

@@ -35,7 +35,8 @@ type root struct {
 // and deletes the copy, failing the test if any of it fails.
 func newRoot(t *testing.T) *root {
 	t.Helper()
-	base := baseRoot(t)
+	base, release := baseRoot(t)
+	defer release()
 	parent, err := os.MkdirTemp("", "installtest-")
 	if err != nil {
 		t.Fatal(err)
