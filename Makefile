@@ -66,6 +66,8 @@ lint: $(STATICCHECK) ## gofmt, go vet and staticcheck, untagged and with the int
 # hack/pkg, so it adds nothing to the product's dependencies.
 DIST              ?= dist
 DEB_BUILD         ?= $(BIN)/deb
+# DEB_SRC is the tree the packages' files come from (units, conffile, scripts).
+DEB_SRC           ?= .
 DEB_VERSION       ?= $(shell hack/debversion.sh)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct)
 DEB_LDFLAGS       := -s -w -buildid= -X github.com/gpuaas/maas-sidecar/internal/buildinfo.Version=$(DEB_VERSION)
@@ -76,7 +78,7 @@ PKGDEB            := $(BIN)/pkgdeb
 
 deb: $(DEB_BINS) $(PKGDEB) ## Build the .deb packages into $(DIST)/ (override DEB_VERSION, DIST).
 	@test -n "$(DEB_VERSION)" -a -n "$(SOURCE_DATE_EPOCH)" || { echo "deb: set DEB_VERSION and SOURCE_DATE_EPOCH outside git"; exit 1; }
-	$(PKGDEB) --version $(DEB_VERSION) --epoch $(SOURCE_DATE_EPOCH) --src . --bin $(DEB_BUILD) --out $(DIST)
+	$(PKGDEB) --version $(DEB_VERSION) --epoch $(SOURCE_DATE_EPOCH) --src $(DEB_SRC) --bin $(DEB_BUILD) --out $(DIST)
 
 # The build flags (the version among them), rewritten only when they change.
 $(DEB_BUILD)/.flags: FORCE

@@ -31,6 +31,14 @@ func (p Packages) All() []string { return []string{p.Daemon, p.AgentAMD64, p.Age
 // DEB_VERSION=version (empty: derived from git) and returns the packages.
 func Build(tb testing.TB, dist, version string) Packages {
 	tb.Helper()
+	return BuildFrom(tb, dist, version, "")
+}
+
+// BuildFrom is Build with the packages' files (units, conffile, scripts)
+// taken from the tree src instead of the repository (empty: the
+// repository): a test makes an older release's package from it.
+func BuildFrom(tb testing.TB, dist, version, src string) Packages {
+	tb.Helper()
 	root, err := RepoRoot()
 	if err != nil {
 		tb.Fatal(err)
@@ -38,6 +46,9 @@ func Build(tb testing.TB, dist, version string) Packages {
 	args := []string{"-C", root, "--no-print-directory", "deb", "DIST=" + dist, "DEB_BUILD=" + filepath.Join(dist, "build")}
 	if version != "" {
 		args = append(args, "DEB_VERSION="+version)
+	}
+	if src != "" {
+		args = append(args, "DEB_SRC="+src)
 	}
 	out, err := exec.Command("make", args...).CombinedOutput()
 	if err != nil {

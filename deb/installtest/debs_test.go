@@ -60,7 +60,11 @@ func debs(t *testing.T, version string) debSet {
 		return s
 	}
 	start := time.Now()
-	p := debtest.Build(t, filepath.Join(distDir, version), version)
+	src := ""
+	if version == oldVersion {
+		src = oldReleaseTree(t)
+	}
+	p := debtest.BuildFrom(t, filepath.Join(distDir, version), version, src)
 	t.Logf("make deb DEB_VERSION=%s took %s", version, time.Since(start).Round(100*time.Millisecond))
 	s := debSet{version: version, sidecar: p.Daemon, agent: p.AgentAMD64}
 	for _, f := range []string{s.sidecar, s.agent} {

@@ -54,6 +54,9 @@ func TestSidecarLifecycle(t *testing.T) {
 	if got := r.read(sidecarConfig); got != edited {
 		t.Errorf("upgrade lost the config edit (-want +got):\n%s", cmp.Diff(edited, got))
 	}
+	if got := r.read(sidecarConfig + ".dpkg-dist"); !strings.Contains(got, retentionLines) {
+		t.Errorf("the new release's conffile is not beside the operator's as config.yaml.dpkg-dist:\n%s", got)
+	}
 	if d := cmp.Diff(recordCounts(t, v0Fixture), recordCounts(t, r.path(stateFile))); d != "" {
 		t.Errorf("upgrade lost records of the previous release's state (-fixture +upgraded):\n%s", d)
 	}
