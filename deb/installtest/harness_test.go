@@ -41,11 +41,14 @@ func TestHarness(t *testing.T) {
 		if err := a.command(nil, "sleep", "600").Start(); err != nil {
 			t.Fatal(err)
 		}
+		// chroot(8) enters the root after Start returns, then execs
+		// sleep: wait until the process inside is sleep.
+		isSleep := func(ps []proc) bool { return len(ps) == 1 && ps[0].comm == "sleep" }
 		ps := rootedProcs(a.dir)
-		for end := time.Now().Add(5 * time.Second); len(ps) == 0 && time.Now().Before(end); ps = rootedProcs(a.dir) {
-			time.Sleep(20 * time.Millisecond) // chroot(8) enters the root after Start returns
+		for end := time.Now().Add(5 * time.Second); !isSleep(ps) && time.Now().Before(end); ps = rootedProcs(a.dir) {
+			time.Sleep(20 * time.Millisecond)
 		}
-		if len(ps) != 1 || ps[0].comm != "sleep" {
+		if !isSleep(ps) {
 			t.Errorf("processes inside the root = %v, want the one sleep", ps)
 		}
 	})
