@@ -55,7 +55,9 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"arm64 url missing", func(c *Config) { c.Agent.Packages = pkgs("arm64", AgentPackage{SHA256: digest}) }, "agent.packages.arm64.url", "is required"},
 		{"arm64 http without digest", func(c *Config) { c.Agent.Packages = pkgs("arm64", AgentPackage{URL: "http://mirror/a.deb"}) },
 			"agent.packages.arm64.sha256", "agent.packages.arm64.sha256: required when agent.packages.arm64.url is plain http"},
-		{"arm64 bad digest", func(c *Config) { c.Agent.Packages = pkgs("arm64", AgentPackage{URL: "https://m/a.deb", SHA256: digest[1:]}) },
+		{"arm64 bad digest", func(c *Config) {
+			c.Agent.Packages = pkgs("arm64", AgentPackage{URL: "https://m/a.deb", SHA256: digest[1:]})
+		},
 			"agent.packages.arm64.sha256", "64 lowercase hex"},
 		{"maas architecture as key", func(c *Config) { c.Agent.Packages = pkgs("arm64/generic", AgentPackage{URL: "https://m/a.deb"}) },
 			"agent.packages.arm64/generic", "not a Debian architecture name"},
@@ -81,7 +83,9 @@ func TestValidateNamesTheKey(t *testing.T) {
 
 const digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
-func pkgs(arch string, p AgentPackage) map[string]AgentPackage { return map[string]AgentPackage{arch: p} }
+func pkgs(arch string, p AgentPackage) map[string]AgentPackage {
+	return map[string]AgentPackage{arch: p}
+}
 
 func TestValidateAcceptsPackages(t *testing.T) {
 	tests := []struct {
