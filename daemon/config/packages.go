@@ -4,7 +4,12 @@ import (
 	"net/url"
 	"regexp"
 	"sort"
+	"strings"
 )
+
+// unsafeURLChars are refused in a package URL (as the cloud-init renderer
+// refuses them).
+const unsafeURLChars = " \t\r\n'\"\\%$`"
 
 // AgentPackage is where one architecture's gpuaas-node-agent .deb is
 // published: https, or plain http pinned by its SHA-256.
@@ -73,6 +78,10 @@ func (p AgentPackage) validate(urlKey, shaKey string) error {
 	u, err := url.Parse(p.URL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return invalid(urlKey, "%q is not an http(s) URL", p.URL)
+	}
+	// cloud-init puts the URL into a shell command line.
+	if u.User != nil || strings.ContainsAny(p.URL, unsafeURLChars) {
+		return invalid(urlKey, "%q must not carry credentials, quotes, spaces, %% or $", p.URL)
 	}
 	if u.Scheme == "http" && p.SHA256 == "" {
 		return invalid(shaKey, "required when %s is plain http", urlKey)
