@@ -76,7 +76,9 @@ func TestConffileListsEveryKey(t *testing.T) {
 
 func walkMap(prefix string, m map[string]any, out *[]string) {
 	for k, v := range m {
-		if sub, ok := v.(map[string]any); ok {
+		// An empty mapping ({}) is a key whose default is an empty map
+		// (agent.packages), not a section.
+		if sub, ok := v.(map[string]any); ok && len(sub) > 0 {
 			walkMap(prefix+k+".", sub, out)
 			continue
 		}

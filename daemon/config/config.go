@@ -61,8 +61,12 @@ type Agent struct {
 	// CertHosts are the DNS names and IPs in the listener's certificate;
 	// default the host of URL.
 	CertHosts []string `yaml:"cert_hosts"`
-	// PackageURL and PackageSHA256 locate the gpuaas-node-agent .deb that
-	// cloud-init installs (https, or http with the sha256).
+	// Packages locate the gpuaas-node-agent .deb that cloud-init installs,
+	// by Debian architecture (amd64, arm64): a machine gets the package of
+	// its MAAS architecture. See Agent.PackageSet.
+	Packages map[string]AgentPackage `yaml:"packages"`
+	// PackageURL and PackageSHA256 are the older single-package keys: they
+	// set the amd64 entry of Packages (setting both forms is an error).
 	PackageURL    string `yaml:"package_url"`
 	PackageSHA256 string `yaml:"package_sha256"`
 }

@@ -48,6 +48,25 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"events timeout", func(c *Config) { c.Events.Timeout = 0 }, "events.timeout", "events.timeout: 0s is not a positive"},
 		{"events retention", func(c *Config) { c.Events.Retention = -time.Hour }, "events.retention", "events.retention: -1h0m0s is negative"},
 		{"http package without digest", func(c *Config) { c.Agent.PackageURL = "http://mirror/a.deb" }, "agent.package_sha256", "required"},
+		{"bad digest", func(c *Config) { c.Agent.PackageURL, c.Agent.PackageSHA256 = "http://mirror/a.deb", "ABC" }, "agent.package_sha256", "64 lowercase hex"},
+		{"digest without url", func(c *Config) { c.Agent.PackageSHA256 = digest }, "agent.package_url", "is required"},
+		{"arm64 url", func(c *Config) { c.Agent.Packages = pkgs("arm64", AgentPackage{URL: "ftp://x/a.deb"}) }, "agent.packages.arm64.url",
+			`agent.packages.arm64.url: "ftp://x/a.deb" is not an http(s) URL`},
+		{"arm64 url with credentials", func(c *Config) { c.Agent.Packages = pkgs("arm64", AgentPackage{URL: "https://u:p@m/a.deb"}) },
+			"agent.packages.arm64.url", "must not carry credentials"},
+		{"package url with a quote", func(c *Config) { c.Agent.PackageURL = "https://m/a'.deb" }, "agent.package_url", "quotes"},
+		{"arm64 url missing", func(c *Config) { c.Agent.Packages = pkgs("arm64", AgentPackage{SHA256: digest}) }, "agent.packages.arm64.url", "is required"},
+		{"arm64 http without digest", func(c *Config) { c.Agent.Packages = pkgs("arm64", AgentPackage{URL: "http://mirror/a.deb"}) },
+			"agent.packages.arm64.sha256", "agent.packages.arm64.sha256: required when agent.packages.arm64.url is plain http"},
+		{"arm64 bad digest", func(c *Config) {
+			c.Agent.Packages = pkgs("arm64", AgentPackage{URL: "https://m/a.deb", SHA256: digest[1:]})
+		},
+			"agent.packages.arm64.sha256", "64 lowercase hex"},
+		{"maas architecture as key", func(c *Config) { c.Agent.Packages = pkgs("arm64/generic", AgentPackage{URL: "https://m/a.deb"}) },
+			"agent.packages.arm64/generic", "not a Debian architecture name"},
+		{"both forms for amd64", func(c *Config) {
+			c.Agent.PackageURL, c.Agent.Packages = "https://m/a.deb", pkgs("amd64", AgentPackage{URL: "https://m/b.deb"})
+		}, "agent.package_url", "agent.package_url: conflicts with agent.packages.amd64: agent.package_url and agent.package_sha256"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,6 +79,42 @@ func TestValidateNamesTheKey(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.message) {
 				t.Errorf("Validate() = %q, want it to contain %q", err, tt.message)
+			}
+		})
+	}
+}
+
+const digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
+func pkgs(arch string, p AgentPackage) map[string]AgentPackage {
+	return map[string]AgentPackage{arch: p}
+}
+
+func TestValidateAcceptsPackages(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*Agent)
+		want   map[string]AgentPackage
+	}{
+		{"none", func(*Agent) {}, map[string]AgentPackage{}},
+		{"older keys are amd64", func(a *Agent) { a.PackageURL, a.PackageSHA256 = "http://m/a.deb", digest },
+			pkgs("amd64", AgentPackage{"http://m/a.deb", digest})},
+		{"older keys and arm64", func(a *Agent) {
+			a.PackageURL, a.Packages = "https://m/amd.deb", pkgs("arm64", AgentPackage{"http://m/arm.deb", digest})
+		}, map[string]AgentPackage{"amd64": {URL: "https://m/amd.deb"}, "arm64": {"http://m/arm.deb", digest}}},
+		{"map only", func(a *Agent) {
+			a.Packages = map[string]AgentPackage{"amd64": {URL: "https://m/amd.deb"}, "arm64": {URL: "https://m/arm.deb"}}
+		}, map[string]AgentPackage{"amd64": {URL: "https://m/amd.deb"}, "arm64": {URL: "https://m/arm.deb"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Default()
+			tt.mutate(&c.Agent)
+			if err := c.Validate(); err != nil {
+				t.Fatalf("Validate() = %v", err)
+			}
+			if d := cmp.Diff(tt.want, c.Agent.PackageSet()); d != "" {
+				t.Errorf("PackageSet() mismatch (-want +got):\n%s", d)
 			}
 		})
 	}
@@ -91,6 +146,10 @@ func TestParse(t *testing.T) {
 					Retention: 168 * time.Hour}
 			}},
 		{"events retention", "events:\n  retention: 720h\n", func(c *Config) { c.Events.Retention = 720 * time.Hour }},
+		{"agent packages", "agent:\n  packages:\n    amd64: {url: https://m/amd.deb}\n    arm64:\n      url: http://m/arm.deb\n      sha256: " + digest + "\n",
+			func(c *Config) {
+				c.Agent.Packages = map[string]AgentPackage{"amd64": {URL: "https://m/amd.deb"}, "arm64": {"http://m/arm.deb", digest}}
+			}},
 		{"events kept forever", "events:\n  retention: 0s\n", func(c *Config) { c.Events.Retention = 0 }},
 	}
 	for _, tt := range tests {
@@ -115,6 +174,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown key", "admin_listen: 127.0.0.1:1\nadmin_lisen: x\n", "admin_lisen", "admin_lisen: unknown key (line 2)"},
 		{"bad duration", "shutdown_timeout: soon\n", "", "soon"},
 		{"not a mapping", "- a\n", "", "config"},
+		{"unknown package key", "agent:\n  packages:\n    arm64: {url: https://m/a.deb, sha: x}\n", "sha", "sha: unknown key (line 3)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -60,16 +60,7 @@ func (a Agent) validate() error {
 			return invalid("agent.url", "%q is not an https URL", a.URL)
 		}
 	}
-	if a.PackageURL != "" {
-		u, err := url.Parse(a.PackageURL)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return invalid("agent.package_url", "%q is not an http(s) URL", a.PackageURL)
-		}
-		if u.Scheme == "http" && a.PackageSHA256 == "" {
-			return invalid("agent.package_sha256", "required when agent.package_url is plain http")
-		}
-	}
-	return nil
+	return a.validatePackages()
 }
 
 // ParseLevel turns a log_level value into a slog.Level.

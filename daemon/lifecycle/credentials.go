@@ -31,6 +31,7 @@ type BootstrapSpec struct {
 	NodeID          string
 	Hostname        string
 	SystemID        string
+	Architecture    string // the machine's MAAS architecture, such as arm64/generic
 	DeployPassword  Secret
 	EnrollmentToken Secret
 	MachineToken    *MachineToken

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"net"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -12,6 +13,7 @@ import (
 type Machine struct {
 	SystemID, Hostname string
 	FQDN               string
+	Architecture       string // such as amd64/generic, arm64/generic (Grace); see DebianArch
 	Status             MaasStatus
 	StatusMessage      string
 	ErrorDescription   string
@@ -25,6 +27,14 @@ type Machine struct {
 	// SyncInterval is MAAS's hardware-sync interval (0 when null).
 	SyncInterval       time.Duration
 	LastSync, NextSync *time.Time // nil when MAAS reports none
+}
+
+// DebianArch returns the Debian architecture of the machine's MAAS
+// architecture: the part before "/" ("arm64/generic" is arm64); "" when
+// MAAS reports none.
+func (m Machine) DebianArch() string {
+	arch, _, _ := strings.Cut(m.Architecture, "/")
+	return arch
 }
 
 // SyncHealthy reports whether hardware sync is healthy: last_sync and

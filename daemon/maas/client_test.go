@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
 func TestVersionAndWhoAmI(t *testing.T) {
@@ -208,5 +209,35 @@ func decommission(t *testing.T, e *env, sid string) {
 	}
 	if _, err := e.client.Machine(ctx, sid); err == nil {
 		t.Fatal("machine still readable after delete")
+	}
+}
+
+// TestMachineArchitecture: a machine carries MAAS's architecture, and its
+// Debian part picks the agent package.
+func TestMachineArchitecture(t *testing.T) {
+	e := newEnv(t, 1)
+	ctx := context.Background()
+	seeded, err := e.client.Machines(ctx, lifecycle.MachineFilter{})
+	if err != nil || len(seeded) != 1 {
+		t.Fatalf("%d machines, %v", len(seeded), err)
+	}
+	arm, err := e.sim.AddMachine(maassim.HostSpec{Arch: "arm64/generic"}, "grace-1", maassim.StatusReady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := e.client.Machines(ctx, lifecycle.MachineFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]string{}
+	for _, m := range all {
+		got[m.Hostname] = [2]string{m.Architecture, m.DebianArch()}
+	}
+	want := map[string][2]string{seeded[0].Hostname: {"amd64/generic", "amd64"}, "grace-1": {"arm64/generic", "arm64"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("architectures (-want +got):\n%s", d)
+	}
+	if m, err := e.client.Machine(ctx, arm); err != nil || m.Architecture != "arm64/generic" {
+		t.Errorf("Machine(%s) = %+v, %v", arm, m, err)
 	}
 }

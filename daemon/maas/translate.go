@@ -10,7 +10,7 @@ import (
 
 func (w wireMachine) machine() lifecycle.Machine {
 	m := lifecycle.Machine{SystemID: w.SystemID, Hostname: w.Hostname, FQDN: w.FQDN, Status: Status(w.Status),
-		StatusMessage: str(w.StatusMessage), ErrorDescription: str(w.ErrorDescription),
+		Architecture: w.Architecture, StatusMessage: str(w.StatusMessage), ErrorDescription: str(w.ErrorDescription),
 		PowerState: w.PowerState, Owner: str(w.Owner), OSystem: w.OSystem, DistroSeries: w.DistroSeries,
 		IPs: append([]string{}, w.IPAddresses...)}
 	if w.BootDisk != nil {

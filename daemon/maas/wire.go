@@ -13,6 +13,7 @@ type wireMachine struct {
 	SystemID         string    `json:"system_id"`
 	Hostname         string    `json:"hostname"`
 	FQDN             string    `json:"fqdn"`
+	Architecture     string    `json:"architecture"`
 	Status           int       `json:"status"`
 	StatusMessage    *string   `json:"status_message"`
 	ErrorDescription *string   `json:"error_description"`

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"maps"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,12 +104,16 @@ func (s *site) enrollHost(hostname string) {
 	}
 }
 
+// The test agent packages' digests, one per architecture.
+var amdSHA, armSHA = strings.Repeat("0", 64), strings.Repeat("a1", 32)
+
 func testBootstrap() cloudinit.Bootstrap {
 	pub, _, _ := ed25519.GenerateKey(nil)
 	der, _ := x509.MarshalPKIXPublicKey(pub)
 	return cloudinit.Bootstrap{AgentAPIURL: "https://region.example:5291",
-		AgentPackageURL:  "https://region.example/gpuaas-node-agent.deb",
-		AgentPackageSHA:  "0000000000000000000000000000000000000000000000000000000000000000",
+		AgentPackages: map[string]cloudinit.AgentPackage{
+			"amd64": {URL: "https://region.example/gpuaas-node-agent_amd64.deb", SHA256: amdSHA},
+			"arm64": {URL: "https://region.example/gpuaas-node-agent_arm64.deb", SHA256: armSHA}},
 		CABundlePEM:      testCA,
 		SigningPublicKey: string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))}
 }

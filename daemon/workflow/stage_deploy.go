@@ -33,7 +33,7 @@ func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, er
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	userData, err := d.payload(ctx, c, node, token)
+	userData, err := d.payload(ctx, c, s, m, node, token)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

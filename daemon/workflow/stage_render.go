@@ -9,15 +9,20 @@ import (
 )
 
 // renderCloudInit creates (or recovers) the node record in enrolling and
-// proves the first-boot payload renders for it. The payload itself holds
-// secrets (enrollment token, machine credentials), so it is rendered again
-// at deploy time and never stored.
+// proves the first-boot payload renders for it (with the agent package of
+// the machine's architecture: none configured stops the run here, before
+// deploy). The payload itself holds secrets (enrollment token, machine
+// credentials), so it is rendered again at deploy time and never stored.
 func (d Deps) renderCloudInit(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	node, err := d.ensureNode(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	if _, err := d.payload(ctx, c, node, lifecycle.Secret("dry-run-token")); err != nil {
+	s, m, err := d.refresh(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	if _, err := d.payload(ctx, c, s, m, node, lifecycle.Secret("dry-run-token")); err != nil {
 		return runner.Outcome{}, err
 	}
 	return runner.Done("node " + node.ID + " enrolling; payload renders"), nil
@@ -57,12 +62,10 @@ func (d Deps) ensureNode(ctx context.Context, c *runner.Context) (lifecycle.Node
 	return d.Store.GetNode(ctx, id)
 }
 
-// payload renders the node's user-data with token as its enrollment token.
-func (d Deps) payload(ctx context.Context, c *runner.Context, n lifecycle.Node, token lifecycle.Secret) ([]byte, error) {
-	s, err := d.open(ctx, c)
-	if err != nil {
-		return nil, err
-	}
+// payload renders the user-data of node n on machine m (its architecture
+// picks the agent package) with token as its enrollment token.
+func (d Deps) payload(ctx context.Context, c *runner.Context, s session, m lifecycle.Machine, n lifecycle.Node,
+	token lifecycle.Secret) ([]byte, error) {
 	pw, err := d.Secrets.DeployPassword(ctx, s.site.DeployPasswordVaultPath)
 	if err != nil {
 		return nil, secretErr(err, "deploy password")
@@ -76,7 +79,8 @@ func (d Deps) payload(ctx context.Context, c *runner.Context, n lifecycle.Node, 
 		return nil, err
 	}
 	out, err := d.Bootstrap.Render(lifecycle.BootstrapSpec{Site: s.site, Policy: c.Policy, NodeID: n.ID, Hostname: n.Hostname,
-		SystemID: c.Run.MaasSystemID, DeployPassword: pw, EnrollmentToken: token, MachineToken: mt, RoCE: roce})
+		SystemID: c.Run.MaasSystemID, Architecture: m.Architecture, DeployPassword: pw, EnrollmentToken: token,
+		MachineToken: mt, RoCE: roce})
 	switch {
 	case err == nil, runner.HasClass(err):
 	case lifecycle.ErrorCode(err) == lifecycle.CodeConflict: // the daemon cannot bootstrap agents

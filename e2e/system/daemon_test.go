@@ -24,9 +24,10 @@ type daemon struct {
 }
 
 // newDaemon writes the config file: Vault with a token file, the agent
-// API on loopback with the address cloud-init hands the agents, and a
-// plain-http agent package with its sha256 (nothing downloads it: the
-// simulated hosts only lay out write_files).
+// API on loopback with the address cloud-init hands the agents, and
+// plain-http agent packages with their sha256, amd64 in the older keys and
+// arm64 in agent.packages (nothing downloads them: the simulated hosts
+// only lay out write_files).
 func newDaemon(t *testing.T, v vault) *daemon {
 	t.Helper()
 	dir := t.TempDir()
@@ -43,10 +44,12 @@ agent:
   cert_hosts: [127.0.0.1]
   package_url: http://127.0.0.1:9/gpuaas-node-agent_0.1.0_amd64.deb
   package_sha256: %s
+  packages:
+    arm64: {url: "http://127.0.0.1:9/gpuaas-node-agent_0.1.0_arm64.deb", sha256: %s}
 vault:
   address: %s
   token_file: %s
-`, d.adminAddr, d.stateDir, d.agentAddr, d.agentAddr, strings.Repeat("ab", 32), v.addr, v.tokenFile)
+`, d.adminAddr, d.stateDir, d.agentAddr, d.agentAddr, strings.Repeat("ab", 32), strings.Repeat("cd", 32), v.addr, v.tokenFile)
 	if err := os.WriteFile(d.config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,13 @@ import (
 )
 
 // TestOnboardBatch: a batch onboarded through `onboard --csv` and
-// followed with `onboarding watch --batch` ends with every run completed,
+// followed with `onboarding watch --batch` ends with every run completed
+// (gpu-003 and gpu-006 are arm64 hosts, given the arm64 agent package),
 // every node active (its real agent enrolled over mutual TLS), one deploy
 // per machine, metrics that parse, and a daemon that stops cleanly on
 // SIGTERM.
 func TestOnboardBatch(t *testing.T) {
-	w := newWorld(t, simOptions{machines: 6, noBossEvery: 0, speed: 600})
+	w := newWorld(t, simOptions{machines: 6, noBossEvery: 0, arm64Every: 3, speed: 600})
 	hosts := hostnames(1, 2, 3, 4, 5, 6)
 	batch, _ := w.onboard(hosts...)
 	watch := w.daemon.cli("", "onboarding", "watch", "--batch", batch)

@@ -40,7 +40,10 @@ type machine struct {
 // simOptions size the simulated region.
 type simOptions struct {
 	machines, noBossEvery int
-	speed                 float64
+	// arm64Every makes every Nth machine arm64/generic (a Grace host),
+	// deployed with the arm64 agent package (0: all amd64).
+	arm64Every int
+	speed      float64
 	// gpus (e.g. "nvidia:8"; "none" when empty) is the GPU inventory of
 	// every booted machine's provisioned root; the fake host tools
 	// (systemctl, userdel, kill, umount, ...) are always on its PATH
@@ -53,7 +56,7 @@ func startSim(t *testing.T, o simOptions) *sim {
 	dir := t.TempDir()
 	s := &sim{t: t, reqLog: filepath.Join(dir, "requests.jsonl"), bootDir: filepath.Join(dir, "hosts")}
 	args := []string{"--listen", "127.0.0.1:0", "--api-key", apiKey,
-		"--machines", fmt.Sprint(o.machines), "--no-boss-every", fmt.Sprint(o.noBossEvery),
+		"--machines", fmt.Sprint(o.machines), "--no-boss-every", fmt.Sprint(o.noBossEvery), "--arm64-every", fmt.Sprint(o.arm64Every),
 		"--speed", fmt.Sprint(o.speed), "--seed", "7", "--request-log", s.reqLog,
 		"--boot-agent", bins.agent, "--boot-dir", s.bootDir, "--boot-agent-retry", "500ms"}
 	gpus := o.gpus

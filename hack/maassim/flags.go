@@ -12,7 +12,7 @@ import (
 
 type config struct {
 	listen, apiKey, webhookURL, webhookSecret string
-	machines, hosts, noBossEvery              int
+	machines, hosts, noBossEvery, arm64Every  int
 	speed                                     float64
 	seed                                      uint64
 	images                                    string
@@ -30,6 +30,7 @@ func parseFlags(args []string) config {
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:5240", "address to serve on")
 	fs.IntVar(&c.machines, "machines", 20, "Ready machines to seed (gpu-001, gpu-002, ...)")
 	fs.IntVar(&c.noBossEvery, "no-boss-every", 10, "every Nth seeded machine has no BOSS disk (0: none)")
+	fs.IntVar(&c.arm64Every, "arm64-every", 0, "every Nth seeded machine is arm64/generic (a Grace host), the others amd64/generic (0: none)")
 	fs.IntVar(&c.hosts, "hosts", 0, "unenlisted hosts (BMCs at 10.14.0.x) waiting for a PXE boot")
 	fs.StringVar(&c.apiKey, "api-key", "", "admin API key consumer_key:token_key:token_secret (required)")
 	fs.Float64Var(&c.speed, "speed", 60, "divide every MAAS duration by this factor")
@@ -64,6 +65,8 @@ func (c config) validate() error {
 		return errors.New("--fake-tools-dir needs --boot-agent")
 	case c.noBossEvery < 0:
 		return errors.New("--no-boss-every must not be negative")
+	case c.arm64Every < 0:
+		return errors.New("--arm64-every must not be negative")
 	case c.eraseFull < 0 || c.eraseQuick < 0 || c.eraseSecure < 0:
 		return errors.New("--erase-full, --erase-quick and --erase-secure must not be negative")
 	}

@@ -25,6 +25,7 @@ func TestValidate(t *testing.T) {
 		{"agent without dir", func(c *config) { c.bootAgent = "/bin/true" }, "--boot-dir"},
 		{"dir without agent", func(c *config) { c.bootDir = "d" }, "--boot-agent"},
 		{"negative boss", func(c *config) { c.noBossEvery = -1 }, "--no-boss-every"},
+		{"negative arm64", func(c *config) { c.arm64Every = -1 }, "--arm64-every"},
 		{"fake tools without agent", func(c *config) { c.fakeTools = "bin" }, "--boot-agent"},
 		{"unknown GPU vendor", func(c *config) { c.gpus = "intel:8" }, "--gpus"},
 		{"fake tools and GPUs", func(c *config) { c.fakeTools, c.bootAgent, c.bootDir, c.gpus = "bin", "a", "d", "amd:8" }, ""},

@@ -69,16 +69,21 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 }
 
 // seed racks the Ready machines (every noBossEvery-th one without a BOSS
-// disk), printing one MACHINE line each to out, and the unenlisted hosts.
+// disk, every arm64Every-th one arm64), printing one MACHINE line each to
+// out, and the unenlisted hosts.
 func seed(sim *maassim.Sim, c config, out io.Writer) error {
 	for i := 0; i < c.machines; i++ {
 		host, bmc := fmt.Sprintf("gpu-%03d", i+1), fmt.Sprintf("10.15.%d.%d", i/250, i%250+1)
 		noBOSS := c.noBossEvery > 0 && i%c.noBossEvery == c.noBossEvery-1
-		sid, err := sim.AddMachine(maassim.HostSpec{PowerAddress: bmc, NoBOSS: noBOSS}, host, maassim.StatusReady)
+		arch := maassim.DefaultArch
+		if c.arm64Every > 0 && i%c.arm64Every == c.arm64Every-1 {
+			arch = "arm64/generic"
+		}
+		sid, err := sim.AddMachine(maassim.HostSpec{PowerAddress: bmc, NoBOSS: noBOSS, Arch: arch}, host, maassim.StatusReady)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "MACHINE hostname=%s system_id=%s power_address=%s boss=%t\n", host, sid, bmc, !noBOSS)
+		fmt.Fprintf(out, "MACHINE hostname=%s system_id=%s power_address=%s boss=%t arch=%s\n", host, sid, bmc, !noBOSS, arch)
 	}
 	for i := 0; i < c.hosts; i++ {
 		sim.AddHost(maassim.HostSpec{PowerAddress: fmt.Sprintf("10.14.0.%d", i+1)})

@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
 // The command serves MAAS on --listen and stops cleanly when its context
@@ -43,5 +47,28 @@ func TestServeUntilCancelled(t *testing.T) {
 	}
 	if err := run(context.Background(), config{}, slog.New(slog.DiscardHandler)); err == nil {
 		t.Fatal("missing --api-key accepted")
+	}
+}
+
+// --arm64-every makes every Nth seeded machine an arm64 (Grace) host; its
+// MACHINE line says so.
+func TestSeedArchitectures(t *testing.T) {
+	sim, err := maassim.New(maassim.Options{APIKey: "ck:tk:ts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := seed(sim, config{machines: 4, arm64Every: 2}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		f := strings.Fields(l)
+		got = append(got, f[1]+" "+f[len(f)-1])
+	}
+	want := []string{"hostname=gpu-001 arch=amd64/generic", "hostname=gpu-002 arch=arm64/generic",
+		"hostname=gpu-003 arch=amd64/generic", "hostname=gpu-004 arch=arm64/generic"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("MACHINE lines (-want +got):\n%s", d)
 	}
 }

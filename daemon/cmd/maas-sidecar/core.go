@@ -69,9 +69,8 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	if c.agents, err = startAgents(cfg, woken, p, hook, resolver.Resolve, agentapi.NewMetrics(reg), log); err != nil {
 		return nil, err
 	}
-	deps.Bootstrap = cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackageURL: cfg.Agent.PackageURL,
-		AgentPackageSHA: cfg.Agent.PackageSHA256, CABundlePEM: string(p.CABundlePEM()),
-		SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL}
+	deps.Bootstrap = cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackages: agentPackages(cfg.Agent),
+		CABundlePEM: string(p.CABundlePEM()), SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL}
 	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
 	host, _ := os.Hostname()
 	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: host,
@@ -87,4 +86,14 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		SitesInterval: min(cfg.PollInterval, 30*time.Second)})
 	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
 	return c, nil
+}
+
+// agentPackages is the config's agent packages by Debian architecture
+// (agent.packages, with agent.package_url as amd64) for cloud-init.
+func agentPackages(a config.Agent) map[string]cloudinit.AgentPackage {
+	out := map[string]cloudinit.AgentPackage{}
+	for arch, p := range a.PackageSet() {
+		out[arch] = cloudinit.AgentPackage{URL: p.URL, SHA256: p.SHA256}
+	}
+	return out
 }

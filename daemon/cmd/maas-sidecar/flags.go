@@ -59,9 +59,8 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	if cfg.Dev && !given["log-level"] && cfg.LogLevel == def.LogLevel {
 		cfg.LogLevel = "warn" // keep the terminal for the banner and the demo's progress
 	}
-	if cfg.Dev && cfg.Agent.PackageURL == "" {
-		// Simulated hosts run the agent in-process and download nothing.
-		cfg.Agent.PackageURL = "https://localhost/dev-mode/gpuaas-node-agent.deb"
+	if cfg.Dev {
+		devPackages(&cfg.Agent)
 	}
 	return cfg, cfg.Validate()
 }
@@ -69,5 +68,21 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 func override(dst *string, v string, given bool) {
 	if given {
 		*dst = v
+	}
+}
+
+// devPackages gives --dev a placeholder agent package for each simulated
+// architecture the config leaves without one: simulated hosts run the
+// agent in-process and download nothing.
+func devPackages(a *config.Agent) {
+	set := a.PackageSet()
+	for _, arch := range []string{"amd64", "arm64"} {
+		if _, ok := set[arch]; ok {
+			continue
+		}
+		if a.Packages == nil {
+			a.Packages = map[string]config.AgentPackage{}
+		}
+		a.Packages[arch] = config.AgentPackage{URL: "https://localhost/dev-mode/gpuaas-node-agent_" + arch + ".deb"}
 	}
 }

@@ -14,7 +14,7 @@ import (
 //	GET  /_sim/faults/holds            HoldStats: answers held now and so far
 //	POST /_sim/machines/{sid}/{action} {"count","comment"}; actions below
 //	POST /_sim/bmcs/{address}          {"delay_ms","dead","stuck_on"}
-//	POST /_sim/hosts                   {"power_address","pxe_mac","no_boss"}
+//	POST /_sim/hosts                   {"power_address","pxe_mac","no_boss","architecture"}
 //	POST /_sim/hosts/{address}/pxe-boot
 //	POST /_sim/webhooks                {"targets":[{"url","secret"}],"drop","duplicate","reorder","delay_ms"}
 //	POST /_sim/step
@@ -51,6 +51,7 @@ type ctlBody struct {
 	PowerAddr string          `json:"power_address"`
 	PXEMAC    string          `json:"pxe_mac"`
 	NoBOSS    bool            `json:"no_boss"`
+	Arch      string          `json:"architecture"`
 	Targets   []WebhookTarget `json:"targets"`
 	Drop      float64         `json:"drop"`
 	Duplicate float64         `json:"duplicate"`

@@ -27,7 +27,12 @@ func (s *Sim) ctlHost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "power_address is required", http.StatusBadRequest)
 		return
 	}
-	s.AddHost(HostSpec{PowerAddress: b.PowerAddr, PXEMAC: b.PXEMAC, NoBOSS: b.NoBOSS})
+	arch, ok := normArch(b.Arch)
+	if !ok {
+		http.Error(w, "architecture must be amd64/generic or arm64/generic", http.StatusBadRequest)
+		return
+	}
+	s.AddHost(HostSpec{PowerAddress: b.PowerAddr, PXEMAC: b.PXEMAC, NoBOSS: b.NoBOSS, Arch: arch})
 	w.WriteHeader(http.StatusNoContent)
 }
 

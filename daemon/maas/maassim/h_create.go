@@ -58,9 +58,9 @@ func (s *Sim) createMachine(c *call) (any, *apiError) {
 	if s.hostnameTaken(hostname) {
 		return nil, invalid("hostname", "Node with this Hostname already exists.")
 	}
-	arch := c.params.Get("architecture")
-	if arch != "" && arch != "amd64" && arch != "amd64/generic" && arch != "arm64" && arch != "arm64/generic" {
-		return nil, invalid("architecture", "'%s' is not a valid architecture.", arch)
+	arch, ok := normArch(c.params.Get("architecture"))
+	if !ok {
+		return nil, invalid("architecture", "'%s' is not a valid architecture.", c.params.Get("architecture"))
 	}
 	commission, aerr := boolParam(c, "commission", true)
 	if aerr != nil {
@@ -81,9 +81,6 @@ func (s *Sim) createMachine(c *call) (any, *apiError) {
 	}
 	for k, v := range pp {
 		m.power[k] = v
-	}
-	if arch != "" && !strings.Contains(arch, "/") {
-		arch += "/generic"
 	}
 	if arch != "" {
 		m.arch = arch
@@ -144,4 +141,18 @@ func (s *Sim) acceptMachines(c *call) (any, *apiError) {
 		out = append(out, s.renderMachine(m))
 	}
 	return out, nil
+}
+
+// normArch checks a MAAS architecture the simulated boot images cover
+// (amd64, arm64) and adds the default subarchitecture, as MAAS does:
+// "arm64" is "arm64/generic". An empty one stays empty.
+func normArch(arch string) (string, bool) {
+	if arch != "" && !strings.Contains(arch, "/") {
+		arch += "/generic"
+	}
+	switch arch {
+	case "", "amd64/generic", "arm64/generic":
+		return arch, true
+	}
+	return arch, false
 }

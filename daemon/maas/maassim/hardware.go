@@ -15,6 +15,9 @@ func (sp HostSpec) withDefaults() HostSpec {
 	if sp.MemoryMiB == 0 {
 		sp.MemoryMiB = 2 << 20
 	}
+	if sp.Arch == "" {
+		sp.Arch = DefaultArch
+	}
 	return sp
 }
 

@@ -17,9 +17,10 @@ func (s *Sim) newMachineLocked(hostname string, h *host) *machine {
 		hostname = fmt.Sprintf("%s-%s-%d", adjectives[s.opts.Rand.IntN(len(adjectives))],
 			animals[s.opts.Rand.IntN(len(animals))], s.seq)
 	}
-	m := &machine{seq: s.seq, systemID: sid, hostname: hostname, arch: "amd64/generic",
+	m := &machine{seq: s.seq, systemID: sid, hostname: hostname, arch: DefaultArch,
 		powerState: "unknown", power: map[string]string{}, host: h}
 	if h != nil {
+		m.arch = h.spec.Arch
 		h.enlisted = true
 		m.powerType = "ipmi"
 		m.power["power_address"] = h.spec.PowerAddress

@@ -57,7 +57,13 @@ type HostSpec struct {
 	RoCE          int // RoCE NICs; default 2
 	CPUs          int // default 128
 	MemoryMiB     int // default 2 TiB
+	// Arch is the machine's MAAS architecture, such as "arm64/generic"
+	// (a Grace host); default DefaultArch.
+	Arch string
 }
+
+// DefaultArch is the architecture of a machine whose host names none.
+const DefaultArch = "amd64/generic"
 
 type iface struct {
 	id           int
