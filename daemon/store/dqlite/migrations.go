@@ -37,4 +37,13 @@ var migrations = []migration{{
 		// the node's newest token: the only one that still works
 		`CREATE TABLE enrollment_newest (node_id TEXT PRIMARY KEY, hash TEXT NOT NULL)`,
 	},
+}, {
+	Migration: lifecycle.Migration{Version: 2, Name: "power overrides, observed MAAS state per node, feed cursors"},
+	stmts: []string{
+		`CREATE TABLE power_overrides (id TEXT PRIMARY KEY, site_id TEXT NOT NULL REFERENCES sites(id),
+			selector_type TEXT NOT NULL, selector_value TEXT NOT NULL, data TEXT NOT NULL,
+			UNIQUE (site_id, selector_type, selector_value))`,
+		`CREATE TABLE node_maas_state (node_id TEXT PRIMARY KEY REFERENCES nodes(id), site_id TEXT NOT NULL, data TEXT NOT NULL)`,
+		`CREATE TABLE feed_cursors (site_id TEXT PRIMARY KEY, event_id INTEGER NOT NULL, data TEXT NOT NULL)`,
+	},
 }}

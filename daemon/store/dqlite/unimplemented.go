@@ -9,27 +9,12 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// The site configuration, observed MAAS state, change feed and outbox
-// records are not in the dqlite schema yet: their operations fail with
+// RoCE assignments, submissions and batches, the webhook inbox and the
+// outbox are not in the dqlite schema yet: their operations fail with
 // internal, naming the operation, so nothing silently loses a write.
 
 func unimplemented(op string) error {
 	return lifecycle.Errorf(lifecycle.CodeInternal, op, "not implemented by the dqlite store yet")
-}
-
-// CreatePowerOverride is not implemented yet.
-func (s *Store) CreatePowerOverride(context.Context, lifecycle.PowerOverride) (lifecycle.PowerOverride, error) {
-	return lifecycle.PowerOverride{}, unimplemented("store.CreatePowerOverride")
-}
-
-// ListPowerOverrides is not implemented yet.
-func (s *Store) ListPowerOverrides(context.Context, string) ([]lifecycle.PowerOverride, error) {
-	return nil, unimplemented("store.ListPowerOverrides")
-}
-
-// DeletePowerOverride is not implemented yet.
-func (s *Store) DeletePowerOverride(context.Context, string, string) error {
-	return unimplemented("store.DeletePowerOverride")
 }
 
 // UpsertRoCEAssignments is not implemented yet.
@@ -57,21 +42,6 @@ func (s *Store) GetBatch(context.Context, string) (lifecycle.Batch, error) {
 	return lifecycle.Batch{}, unimplemented("store.GetBatch")
 }
 
-// UpdateNodeMaasState is not implemented yet.
-func (s *Store) UpdateNodeMaasState(context.Context, string, func(*lifecycle.NodeMaasState) error) (lifecycle.NodeMaasState, error) {
-	return lifecycle.NodeMaasState{}, unimplemented("store.UpdateNodeMaasState")
-}
-
-// GetNodeMaasState is not implemented yet.
-func (s *Store) GetNodeMaasState(context.Context, string) (lifecycle.NodeMaasState, error) {
-	return lifecycle.NodeMaasState{}, unimplemented("store.GetNodeMaasState")
-}
-
-// ListNodeMaasStates is not implemented yet.
-func (s *Store) ListNodeMaasStates(context.Context, lifecycle.MaasStateFilter) ([]lifecycle.NodeMaasState, error) {
-	return nil, unimplemented("store.ListNodeMaasStates")
-}
-
 // IngestWebhooks is not implemented yet.
 func (s *Store) IngestWebhooks(context.Context, []lifecycle.WebhookEvent) ([]bool, error) {
 	return nil, unimplemented("store.IngestWebhooks")
@@ -90,16 +60,6 @@ func (s *Store) AckWebhooks(context.Context, []uint64) error {
 // PruneWebhooks is not implemented yet.
 func (s *Store) PruneWebhooks(context.Context, time.Time) (int, error) {
 	return 0, unimplemented("store.PruneWebhooks")
-}
-
-// GetFeedCursor is not implemented yet.
-func (s *Store) GetFeedCursor(context.Context, string) (lifecycle.FeedCursor, error) {
-	return lifecycle.FeedCursor{}, unimplemented("store.GetFeedCursor")
-}
-
-// SetFeedCursor is not implemented yet.
-func (s *Store) SetFeedCursor(context.Context, lifecycle.FeedCursor) error {
-	return unimplemented("store.SetFeedCursor")
 }
 
 // AppendEvent is not implemented yet.
