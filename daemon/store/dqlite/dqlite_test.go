@@ -16,7 +16,7 @@ import (
 )
 
 // implemented are the storetest groups the dqlite store passes today; the
-// RoCE, Submit, WebhookInbox, Outbox and OutboxPrune groups are not in its
+// Submit, WebhookInbox, Outbox and OutboxPrune groups are not in its
 // schema yet.
 var implemented = []string{
 	"Sites", "SitePolicy",
@@ -25,7 +25,7 @@ var implemented = []string{
 	"Leases", "Fencing",
 	"Audit", "Tokens",
 	"TaskQueue", "TaskExpiry", "Enrollment",
-	"PowerOverrides", "MaasState", "FeedCursor",
+	"PowerOverrides", "RoCE", "MaasState", "FeedCursor",
 	"ConcurrentWriters", "Reopen", "Closed",
 }
 

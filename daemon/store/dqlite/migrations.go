@@ -46,4 +46,11 @@ var migrations = []migration{{
 		`CREATE TABLE node_maas_state (node_id TEXT PRIMARY KEY REFERENCES nodes(id), site_id TEXT NOT NULL, data TEXT NOT NULL)`,
 		`CREATE TABLE feed_cursors (site_id TEXT PRIMARY KEY, event_id INTEGER NOT NULL, data TEXT NOT NULL)`,
 	},
+}, {
+	Migration: lifecycle.Migration{Version: 3, Name: "RoCE assignments"},
+	stmts: []string{
+		`CREATE TABLE roce_assignments (id TEXT PRIMARY KEY, site_id TEXT NOT NULL REFERENCES sites(id),
+			hostname TEXT NOT NULL, interface TEXT NOT NULL, data TEXT NOT NULL,
+			UNIQUE (site_id, hostname, interface))`,
+	},
 }}

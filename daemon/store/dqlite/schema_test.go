@@ -27,7 +27,7 @@ func TestSchemaNewStoreIsLatest(t *testing.T) {
 	}
 }
 
-// A store at version 1 (before migration 2's tables) is migrated on open
+// A store at version 1 (before migrations 2 and 3) is migrated on open
 // and its version-1 records survive.
 func TestSchemaMigratesOlderStore(t *testing.T) {
 	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeAddr(t), storetest.NewClock()
@@ -38,7 +38,7 @@ func TestSchemaMigratesOlderStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{`DROP TABLE power_overrides`, `DROP TABLE node_maas_state`, `DROP TABLE feed_cursors`,
-		`UPDATE schema_version SET version = 1`} {
+		`DROP TABLE roce_assignments`, `UPDATE schema_version SET version = 1`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
 			t.Fatal(q, err)
 		}

@@ -9,27 +9,12 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// RoCE assignments, submissions and batches, the webhook inbox and the
+// Submissions and batches, the webhook inbox and the
 // outbox are not in the dqlite schema yet: their operations fail with
 // internal, naming the operation, so nothing silently loses a write.
 
 func unimplemented(op string) error {
 	return lifecycle.Errorf(lifecycle.CodeInternal, op, "not implemented by the dqlite store yet")
-}
-
-// UpsertRoCEAssignments is not implemented yet.
-func (s *Store) UpsertRoCEAssignments(context.Context, string, []lifecycle.RoCEAssignment) ([]lifecycle.RoCEAssignment, error) {
-	return nil, unimplemented("store.UpsertRoCEAssignments")
-}
-
-// ListRoCEAssignments is not implemented yet.
-func (s *Store) ListRoCEAssignments(context.Context, string, string) ([]lifecycle.RoCEAssignment, error) {
-	return nil, unimplemented("store.ListRoCEAssignments")
-}
-
-// DeleteRoCEAssignment is not implemented yet.
-func (s *Store) DeleteRoCEAssignment(context.Context, string, string) error {
-	return unimplemented("store.DeleteRoCEAssignment")
 }
 
 // Submit is not implemented yet.
