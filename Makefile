@@ -9,7 +9,7 @@ E2E_PKGS  := ./e2e/system/...
 VAULTDEV  := $(BIN)/vaultdev
 TEST_ENV  := MAAS_SIDECAR_VAULTDEV=$(abspath $(VAULTDEV))
 
-.PHONY: help build run test test-unit test-integration e2e lint bench deb clean
+.PHONY: help build run test test-unit test-integration test-dqlite e2e lint bench deb clean
 
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -31,6 +31,14 @@ test-unit: ## Run the unit and component tests only (no external components).
 
 test-integration: test-deps $(VAULTDEV) ## Run the tests that need real external components.
 	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)
+
+# The dqlite store is behind the dqlite build tag and needs cgo with
+# Debian's libdqlite-dev and libraft-dev; libsqlite3 links the system
+# SQLite instead of compiling a second one.
+DQLITE_TAGS := dqlite,libsqlite3
+
+test-dqlite: test-deps ## Run the dqlite store's tests (cgo, tags $(DQLITE_TAGS); not part of make test yet).
+	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/...
 
 e2e: $(VAULTDEV) ## Run the end-to-end tests on the real binaries (daemon, agent, simulator, Vault as processes).
 	$(TEST_ENV) $(GO) test -count=1 -tags e2e $(E2E_PKGS)

@@ -1,0 +1,113 @@
+//go:build dqlite
+
+package dqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// RecordStage implements lifecycle.RunStore.
+func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycle.StageRecord) (r lifecycle.Run, ev lifecycle.RunEvent, err error) {
+	const op = "store.RecordStage"
+	if rec.Stage == "" || rec.Attempt < 1 || !validEvent(rec.Status) {
+		return r, ev, lifecycle.Invalid(op, "stage", "a stage record needs a stage, an attempt >= 1 and a status")
+	}
+	err = s.update(ctx, op, func(tx *sql.Tx) error {
+		r, err = fencedRun(tx, op, f, rec.RunID)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		evs, err := appendEvents(tx, r.ID, now, []lifecycle.RunEvent{{
+			Stage: rec.Stage, Attempt: rec.Attempt, Status: rec.Status, Message: rec.Message, Details: rec.Details,
+		}})
+		if err != nil {
+			return err
+		}
+		ev = evs[0]
+		r.CurrentStage, r.CurrentAttempt, r.UpdatedAt = rec.Stage, rec.Attempt, now
+		return saveRun(tx, r, false)
+	})
+	if err != nil {
+		return lifecycle.Run{}, lifecycle.RunEvent{}, err
+	}
+	return r, ev, nil
+}
+
+// AppendRunEvents implements lifecycle.RunStore.
+func (s *Store) AppendRunEvents(ctx context.Context, f lifecycle.Fence, runID string, evs []lifecycle.RunEvent) (out []lifecycle.RunEvent, err error) {
+	const op = "store.AppendRunEvents"
+	err = s.update(ctx, op, func(tx *sql.Tx) error {
+		if _, err := fencedRun(tx, op, f, runID); err != nil {
+			return err
+		}
+		out, err = appendEvents(tx, runID, s.now(), evs)
+		return err
+	})
+	return out, err
+}
+
+func appendEvents(tx *sql.Tx, runID string, now time.Time, evs []lifecycle.RunEvent) ([]lifecycle.RunEvent, error) {
+	var last uint64
+	if err := tx.QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM run_events WHERE run_id = ?`, runID).Scan(&last); err != nil {
+		return nil, err
+	}
+	out := make([]lifecycle.RunEvent, 0, len(evs))
+	for _, e := range evs {
+		if e.Stage == "" || !validEvent(e.Status) {
+			return nil, lifecycle.Invalid("store.AppendRunEvents", "status", "event status %q for stage %q is not valid", e.Status, e.Stage)
+		}
+		last++
+		e.RunID, e.Seq = runID, last
+		if e.OccurredAt.IsZero() {
+			e.OccurredAt = now
+		}
+		data, err := js(e)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := tx.Exec(`INSERT INTO run_events (run_id, seq, data) VALUES (?, ?, ?)`, runID, int64(e.Seq), data); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// ListRunEvents implements lifecycle.RunStore.
+func (s *Store) ListRunEvents(ctx context.Context, runID string, afterSeq uint64, limit int) ([]lifecycle.RunEvent, error) {
+	const op = "store.ListRunEvents"
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	var out []lifecycle.RunEvent
+	err := s.view(ctx, op, func(tx *sql.Tx) error {
+		if ok, err := exists(tx, `SELECT 1 FROM runs WHERE id = ?`, runID); err != nil || !ok {
+			if err == nil {
+				err = notFound(op, "run", runID)
+			}
+			return err
+		}
+		var err error
+		out, err = list[lifecycle.RunEvent](tx, `SELECT data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+			runID, int64(afterSeq), limit)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func validEvent(s lifecycle.EventStatus) bool {
+	switch s {
+	case lifecycle.EventStarted, lifecycle.EventSucceeded, lifecycle.EventFailed,
+		lifecycle.EventCompensated, lifecycle.EventSkipped:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,75 @@
+//go:build dqlite
+
+package dqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// UpdateNodeMaasState implements lifecycle.MaasStateStore.
+func (s *Store) UpdateNodeMaasState(ctx context.Context, nodeID string, fn func(*lifecycle.NodeMaasState) error) (out lifecycle.NodeMaasState, err error) {
+	const op = "store.UpdateNodeMaasState"
+	err = s.update(ctx, op, func(tx *sql.Tx) error {
+		n, err := loadNode(tx, op, nodeID)
+		if err != nil {
+			return err
+		}
+		var st lifecycle.NodeMaasState
+		ok, err := get(tx, &st, `SELECT data FROM node_maas_state WHERE node_id = ?`, nodeID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			st = lifecycle.NodeMaasState{NodeID: n.ID, SiteID: n.SiteID, MaasSystemID: n.MaasSystemID}
+		}
+		if err := fn(&st); err != nil {
+			return err
+		}
+		if st.NodeID != n.ID || st.SiteID != n.SiteID {
+			return lifecycle.Invalid(op, "node_id", "the node and site of a MAAS state record cannot change")
+		}
+		out = st
+		data, err := js(st)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(`INSERT INTO node_maas_state (node_id, site_id, data) VALUES (?1, ?2, ?3)
+			ON CONFLICT (node_id) DO UPDATE SET data = excluded.data`, st.NodeID, st.SiteID, data)
+		return err
+	})
+	if err != nil {
+		return lifecycle.NodeMaasState{}, err
+	}
+	return out, nil
+}
+
+// GetNodeMaasState implements lifecycle.MaasStateStore.
+func (s *Store) GetNodeMaasState(ctx context.Context, nodeID string) (st lifecycle.NodeMaasState, err error) {
+	const op = "store.GetNodeMaasState"
+	err = s.view(ctx, op, func(tx *sql.Tx) error {
+		ok, err := get(tx, &st, `SELECT data FROM node_maas_state WHERE node_id = ?`, nodeID)
+		if err == nil && !ok {
+			err = notFound(op, "node MAAS state", nodeID)
+		}
+		return err
+	})
+	return st, err
+}
+
+// ListNodeMaasStates implements lifecycle.MaasStateStore, by node id.
+func (s *Store) ListNodeMaasStates(ctx context.Context, f lifecycle.MaasStateFilter) ([]lifecycle.NodeMaasState, error) {
+	out := []lifecycle.NodeMaasState{}
+	err := s.view(ctx, "store.ListNodeMaasStates", func(tx *sql.Tx) error {
+		all, err := list[lifecycle.NodeMaasState](tx, `SELECT data FROM node_maas_state WHERE ?1 = '' OR site_id = ?1 ORDER BY node_id`, f.SiteID)
+		for _, st := range all {
+			if !f.DriftOnly || st.DriftDetected {
+				out = append(out, st)
+			}
+		}
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,56 @@
+//go:build dqlite
+
+package dqlite
+
+import "github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+
+// migration is one schema step: SQL statements run in one transaction
+// that also records Version.
+type migration struct {
+	lifecycle.Migration
+	stmts []string
+}
+
+// migrations are the schema's steps, in order; a new database runs them
+// all in one transaction. Append only: a released step never changes.
+var migrations = []migration{{
+	Migration: lifecycle.Migration{Version: 1, Name: "sites, policies, nodes, runs and journal, leases, audit, tokens, agent tasks, enrollment"},
+	stmts: []string{
+		`CREATE TABLE sites (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, data TEXT NOT NULL)`,
+		`CREATE TABLE site_policies (site_id TEXT PRIMARY KEY REFERENCES sites(id), data TEXT NOT NULL)`,
+		// host_key is the lower-cased hostname while the node is not
+		// deleted, NULL after: unique per site among undeleted nodes.
+		`CREATE TABLE nodes (id TEXT PRIMARY KEY, site_id TEXT NOT NULL REFERENCES sites(id),
+			host_key TEXT, status TEXT NOT NULL, data TEXT NOT NULL, UNIQUE (site_id, host_key))`,
+		`CREATE TABLE runs (id TEXT PRIMARY KEY, site_id TEXT NOT NULL REFERENCES sites(id), data TEXT NOT NULL)`,
+		`CREATE INDEX runs_site ON runs (site_id)`,
+		`CREATE TABLE run_events (run_id TEXT NOT NULL REFERENCES runs(id), seq INTEGER NOT NULL,
+			data TEXT NOT NULL, PRIMARY KEY (run_id, seq))`,
+		`CREATE TABLE leases (site_id TEXT PRIMARY KEY, epoch INTEGER NOT NULL, data TEXT NOT NULL)`,
+		`CREATE TABLE audit (seq INTEGER PRIMARY KEY, data TEXT NOT NULL)`,
+		`CREATE TABLE admin_tokens (id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, data TEXT NOT NULL)`,
+		`CREATE TABLE agent_tasks (id TEXT PRIMARY KEY, node_id TEXT NOT NULL REFERENCES nodes(id),
+			open INTEGER NOT NULL, data TEXT NOT NULL)`,
+		`CREATE INDEX agent_tasks_open ON agent_tasks (node_id, open)`,
+		`CREATE TABLE agent_task_seq (node_id TEXT PRIMARY KEY, seq INTEGER NOT NULL)`,
+		`CREATE TABLE enrollment_tokens (hash TEXT PRIMARY KEY, node_id TEXT NOT NULL REFERENCES nodes(id), data TEXT NOT NULL)`,
+		// the node's newest token: the only one that still works
+		`CREATE TABLE enrollment_newest (node_id TEXT PRIMARY KEY, hash TEXT NOT NULL)`,
+	},
+}, {
+	Migration: lifecycle.Migration{Version: 2, Name: "power overrides, observed MAAS state per node, feed cursors"},
+	stmts: []string{
+		`CREATE TABLE power_overrides (id TEXT PRIMARY KEY, site_id TEXT NOT NULL REFERENCES sites(id),
+			selector_type TEXT NOT NULL, selector_value TEXT NOT NULL, data TEXT NOT NULL,
+			UNIQUE (site_id, selector_type, selector_value))`,
+		`CREATE TABLE node_maas_state (node_id TEXT PRIMARY KEY REFERENCES nodes(id), site_id TEXT NOT NULL, data TEXT NOT NULL)`,
+		`CREATE TABLE feed_cursors (site_id TEXT PRIMARY KEY, event_id INTEGER NOT NULL, data TEXT NOT NULL)`,
+	},
+}, {
+	Migration: lifecycle.Migration{Version: 3, Name: "RoCE assignments"},
+	stmts: []string{
+		`CREATE TABLE roce_assignments (id TEXT PRIMARY KEY, site_id TEXT NOT NULL REFERENCES sites(id),
+			hostname TEXT NOT NULL, interface TEXT NOT NULL, data TEXT NOT NULL,
+			UNIQUE (site_id, hostname, interface))`,
+	},
+}}

@@ -1,0 +1,202 @@
+//go:build dqlite
+
+package dqlite
+
+import (
+	"context"
+	"database/sql"
+	"sort"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// hostKey is the node's hostname key, NULL once deleted (the name is
+// free again).
+func hostKey(n lifecycle.Node) any {
+	if n.Status == lifecycle.NodeDeleted {
+		return nil
+	}
+	return strings.ToLower(n.Hostname)
+}
+
+func saveNode(tx *sql.Tx, n lifecycle.Node, create bool) error {
+	data, err := js(n)
+	if err != nil {
+		return err
+	}
+	q := `UPDATE nodes SET host_key = ?3, status = ?4, data = ?5 WHERE id = ?1 AND site_id = ?2`
+	if create {
+		q = `INSERT INTO nodes (id, site_id, host_key, status, data) VALUES (?1, ?2, ?3, ?4, ?5)`
+	}
+	_, err = tx.Exec(q, n.ID, n.SiteID, hostKey(n), string(n.Status), data)
+	return err
+}
+
+// hostFree fails when another undeleted node of the site has hostname.
+func hostFree(tx *sql.Tx, op, siteID, hostname string) error {
+	var other string
+	err := tx.QueryRow(`SELECT id FROM nodes WHERE site_id = ? AND host_key = ?`, siteID, strings.ToLower(hostname)).Scan(&other)
+	switch {
+	case err == sql.ErrNoRows:
+		return nil
+	case err != nil:
+		return err
+	}
+	return lifecycle.Errorf(lifecycle.CodeConflict, op, "hostname %q is already node %s in this site", hostname, other)
+}
+
+// CreateNode implements lifecycle.NodeStore.
+func (s *Store) CreateNode(ctx context.Context, n lifecycle.Node) error {
+	const op = "store.CreateNode"
+	if err := validateNewNode(op, n); err != nil {
+		return err
+	}
+	return s.update(ctx, op, func(tx *sql.Tx) error {
+		if _, err := loadSite(tx, op, n.SiteID); err != nil {
+			return err
+		}
+		if ok, err := exists(tx, `SELECT 1 FROM nodes WHERE id = ?`, n.ID); err != nil || ok {
+			if err == nil {
+				err = lifecycle.Errorf(lifecycle.CodeConflict, op, "node id %q was already used; node ids are never reused", n.ID)
+			}
+			return err
+		}
+		if err := hostFree(tx, op, n.SiteID, n.Hostname); err != nil {
+			return err
+		}
+		now := s.now()
+		n.CreatedAt, n.UpdatedAt, n.IdentityRetained, n.OwningTaskID = now, now, true, ""
+		return saveNode(tx, n, true)
+	})
+}
+
+func validateNewNode(op string, n lifecycle.Node) error {
+	switch {
+	case n.ID == "":
+		return lifecycle.Invalid(op, "id", "node id is required")
+	case n.SiteID == "":
+		return lifecycle.Invalid(op, "site_id", "site_id is required")
+	case strings.TrimSpace(n.Hostname) == "":
+		return lifecycle.Invalid(op, "hostname", "hostname is required")
+	case n.Status != lifecycle.NodeBootstrapIssued && n.Status != lifecycle.NodeEnrolling:
+		return lifecycle.Invalid(op, "status", "a new node starts in bootstrap_issued or enrolling, not %q", n.Status)
+	}
+	return nil
+}
+
+func loadNode(tx *sql.Tx, op, id string) (lifecycle.Node, error) {
+	var n lifecycle.Node
+	ok, err := get(tx, &n, `SELECT data FROM nodes WHERE id = ?`, id)
+	if err == nil && !ok {
+		err = notFound(op, "node", id)
+	}
+	return n, err
+}
+
+// GetNode implements lifecycle.NodeStore.
+func (s *Store) GetNode(ctx context.Context, id string) (n lifecycle.Node, err error) {
+	const op = "store.GetNode"
+	err = s.view(ctx, op, func(tx *sql.Tx) error {
+		n, err = loadNode(tx, op, id)
+		return err
+	})
+	return n, err
+}
+
+// ListNodes implements lifecycle.NodeStore, ordered by hostname then id.
+func (s *Store) ListNodes(ctx context.Context, f lifecycle.NodeFilter) (out []lifecycle.Node, err error) {
+	err = s.view(ctx, "store.ListNodes", func(tx *sql.Tx) error {
+		out, err = list[lifecycle.Node](tx, `SELECT data FROM nodes WHERE (?1 = '' OR site_id = ?1) AND (?2 = '' OR status = ?2)`,
+			f.SiteID, string(f.Status))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Hostname != out[j].Hostname {
+			return out[i].Hostname < out[j].Hostname
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// TransitionNode implements lifecycle.NodeStore.
+func (s *Store) TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (n lifecycle.Node, err error) {
+	const op = "store.TransitionNode"
+	err = s.update(ctx, op, func(tx *sql.Tx) error {
+		cur, err := loadNode(tx, op, t.NodeID)
+		if err != nil {
+			return err
+		}
+		if cur.Status == t.To && cur.Status != t.From && cur.OwningTaskID == ownerFor(t) {
+			n = cur // replay of a transition that already took effect
+			return nil
+		}
+		if cur.Status != t.From {
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is %s, not %s; cannot move it to %s", cur.ID, cur.Status, t.From, t.To)
+		}
+		c := t.Context
+		c.IdentityRetained = cur.IdentityRetained
+		if err := lifecycle.CheckTransition(t.From, t.To, c); err != nil {
+			return err
+		}
+		cur.Status, cur.OwningTaskID, cur.UpdatedAt = t.To, ownerFor(t), s.now()
+		if t.To == lifecycle.NodeDeleted {
+			cur.IdentityRetained = false
+		}
+		n = cur
+		return saveNode(tx, cur, false)
+	})
+	if err != nil {
+		return lifecycle.Node{}, err
+	}
+	return n, nil
+}
+
+func ownerFor(t lifecycle.NodeTransition) string {
+	if t.To.NeedsOwningTask() {
+		return t.Context.TaskID
+	}
+	return ""
+}
+
+// UpdateNode implements lifecycle.NodeStore.
+func (s *Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (n lifecycle.Node, err error) {
+	const op = "store.UpdateNode"
+	err = s.update(ctx, op, func(tx *sql.Tx) error {
+		old, err := loadNode(tx, op, id)
+		if err != nil {
+			return err
+		}
+		n = old
+		if err := fn(&n); err != nil {
+			return err
+		}
+		if n.ID != old.ID || n.SiteID != old.SiteID || n.Status != old.Status || n.OwningTaskID != old.OwningTaskID {
+			return lifecycle.Invalid(op, "status", "id, site, status and owning task change only through TransitionNode")
+		}
+		if old.Status == lifecycle.NodeDeleted {
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is deleted", id)
+		}
+		if n.IdentityRetained && !old.IdentityRetained {
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "a revoked node identity cannot be restored")
+		}
+		if !strings.EqualFold(old.Hostname, n.Hostname) {
+			if strings.TrimSpace(n.Hostname) == "" {
+				return lifecycle.Invalid(op, "hostname", "hostname is required")
+			}
+			if err := hostFree(tx, op, n.SiteID, n.Hostname); err != nil {
+				return err
+			}
+		}
+		n.CreatedAt, n.UpdatedAt = old.CreatedAt, s.now()
+		return saveNode(tx, n, false)
+	})
+	if err != nil {
+		return lifecycle.Node{}, err
+	}
+	return n, nil
+}

@@ -1,0 +1,119 @@
+//go:build dqlite
+
+package dqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// Latest is the newest schema version this binary knows.
+func Latest() int { return migrations[len(migrations)-1].Version }
+
+// SchemaStatus reports the database's schema version and the migrations
+// Open would run on it (none once Open returned).
+func (s *Store) SchemaStatus(ctx context.Context) (lifecycle.SchemaStatus, error) {
+	st := lifecycle.SchemaStatus{Latest: Latest(), Pending: []lifecycle.Migration{}}
+	err := s.view(ctx, "store.SchemaStatus", func(tx *sql.Tx) (err error) {
+		st.Version, _, err = readVersion(tx)
+		return err
+	})
+	for _, m := range pending(st.Version) {
+		st.Pending = append(st.Pending, m.Migration)
+	}
+	return st, err
+}
+
+// upgrade creates a new database at Latest in one transaction, or runs
+// the pending migrations of an older one, each in its own transaction
+// that records its version; a newer database is refused untouched.
+func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) {
+	const op = "store.Open"
+	var rep lifecycle.MigrationReport
+	var fresh bool
+	err := s.update(ctx, op, func(tx *sql.Tx) (err error) {
+		rep.From, fresh, err = readVersion(tx)
+		if err != nil || !fresh {
+			return err
+		}
+		for _, m := range migrations {
+			if err := execAll(tx, m.stmts); err != nil {
+				return err
+			}
+		}
+		rep.From = Latest()
+		return writeVersion(tx, Latest(), true)
+	})
+	rep.To, rep.Ran = rep.From, []lifecycle.AppliedMigration{}
+	if err != nil {
+		return rep, err
+	}
+	if rep.From > Latest() {
+		return rep, lifecycle.Errorf(lifecycle.CodeConflict, op,
+			"the dqlite store is at schema version %d but this binary knows versions up to %d: a newer release wrote it; run that release",
+			rep.From, Latest())
+	}
+	for _, m := range pending(rep.From) {
+		err := s.update(ctx, op, func(tx *sql.Tx) error {
+			if err := execAll(tx, m.stmts); err != nil {
+				return err
+			}
+			return writeVersion(tx, m.Version, false)
+		})
+		if err != nil {
+			return rep, err
+		}
+		s.log.Info("store schema migrated", "version", m.Version, "migration", m.Name)
+		rep.To, rep.Ran = m.Version, append(rep.Ran, lifecycle.AppliedMigration{Migration: m.Migration})
+	}
+	return rep, nil
+}
+
+func pending(from int) []migration {
+	var out []migration
+	for _, m := range migrations {
+		if m.Version > from {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func execAll(tx *sql.Tx, stmts []string) error {
+	for _, q := range stmts {
+		if _, err := tx.Exec(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readVersion returns the recorded version; fresh when the database has
+// no schema_version table (nothing was ever created in it).
+func readVersion(tx *sql.Tx) (v int, fresh bool, err error) {
+	var n int
+	err = tx.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&n)
+	if err != nil || n == 0 {
+		return 0, err == nil, err
+	}
+	err = tx.QueryRow(`SELECT version FROM schema_version WHERE id = 1`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return v, false, err
+}
+
+func writeVersion(tx *sql.Tx, v int, create bool) error {
+	if create {
+		q := `CREATE TABLE schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`
+		if _, err := tx.Exec(q); err != nil {
+			return err
+		}
+	}
+	_, err := tx.Exec(`INSERT INTO schema_version (id, version) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET version = excluded.version`, v)
+	return err
+}

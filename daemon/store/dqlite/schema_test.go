@@ -1,0 +1,78 @@
+//go:build dqlite
+
+package dqlite_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
+)
+
+func TestSchemaNewStoreIsLatest(t *testing.T) {
+	s := mustOpen(t, t.TempDir(), freeAddr(t), storetest.NewClock())
+	got, err := s.SchemaStatus(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lifecycle.SchemaStatus{Version: dqlite.Latest(), Latest: dqlite.Latest(), Pending: []lifecycle.Migration{}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("schema status (-want +got):\n%s", diff)
+	}
+}
+
+// A store at version 1 (before migrations 2 and 3) is migrated on open
+// and its version-1 records survive.
+func TestSchemaMigratesOlderStore(t *testing.T) {
+	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeAddr(t), storetest.NewClock()
+	s := mustOpen(t, dir, addr, clock)
+	site := lifecycle.Site{ID: "site-1", Name: "maas-1", RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
+		PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
+	if err := s.CreateSite(ctx, site, lifecycle.DefaultSitePolicy(site.ID)); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP TABLE power_overrides`, `DROP TABLE node_maas_state`, `DROP TABLE feed_cursors`,
+		`DROP TABLE roce_assignments`, `UPDATE schema_version SET version = 1`} {
+		if _, err := s.DB().ExecContext(ctx, q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	s.Close()
+
+	s = mustOpen(t, dir, addr, clock)
+	st, err := s.SchemaStatus(ctx)
+	if err != nil || st.Version != dqlite.Latest() {
+		t.Fatalf("after reopen: %+v, %v; want version %d", st, err, dqlite.Latest())
+	}
+	if err := s.SetFeedCursor(ctx, lifecycle.FeedCursor{SiteID: site.ID, EventID: 7}); err != nil {
+		t.Fatalf("migration 2's table: %v", err)
+	}
+	if _, err := s.GetSite(ctx, site.ID); err != nil {
+		t.Fatalf("version-1 record lost: %v", err)
+	}
+}
+
+// A store written by a newer release is refused with conflict and left
+// at its version.
+func TestSchemaRefusesNewerStore(t *testing.T) {
+	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeAddr(t), storetest.NewClock()
+	s := mustOpen(t, dir, addr, clock)
+	if _, err := s.DB().ExecContext(ctx, `UPDATE schema_version SET version = ?`, dqlite.Latest()+1); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	for range 2 { // the second open proves the first left the version as it was
+		_, err := dqlite.Open(ctx, dir, dqlite.Options{Address: addr, Now: clock.Now})
+		want := fmt.Sprintf("schema version %d but this binary knows versions up to %d", dqlite.Latest()+1, dqlite.Latest())
+		if lifecycle.ErrorCode(err) != lifecycle.CodeConflict || !strings.Contains(err.Error(), want) {
+			t.Fatalf("open of a newer store: %v, want conflict saying %q", err, want)
+		}
+	}
+}
