@@ -27,7 +27,8 @@ type ActionResult struct {
 // whose effect holds succeeds as a no-op. Every applied or no-op action is
 // audited. Errors: invalid (unknown action), not_found, conflict (the
 // action is not valid in the run's state, or adoption found observed state
-// short of the run's goal), unavailable (the site is not leased here).
+// short of the run's goal), unavailable (the site is not leased here and
+// the run is not a failed one, see actForHolder).
 func (r *Runner) Act(ctx context.Context, req ActionRequest) (ActionResult, error) {
 	const op = "runner.Act"
 	if !req.Action.Valid() {
@@ -62,10 +63,16 @@ type actionOutcome struct {
 func (r *Runner) act(req ActionRequest, adoptErr error, done chan<- actionOutcome) {
 	rs := r.runs[req.RunID]
 	if rs == nil {
-		done <- r.actUndriven(req)
+		done <- r.actUndriven(req, adoptErr)
 		return
 	}
-	apply := func() { done <- r.apply(rs, req, adoptErr) }
+	apply := func() {
+		if r.runs[req.RunID] != rs {
+			r.act(req, adoptErr, done) // dropped meanwhile: ask again
+			return
+		}
+		done <- r.apply(rs, req, adoptErr)
+	}
 	if !rs.executing {
 		apply()
 		return
@@ -79,7 +86,7 @@ func (r *Runner) act(req ActionRequest, adoptErr error, done chan<- actionOutcom
 // actUndriven answers an action on a run the loop does not hold: finished
 // runs (where a repeated cancel or adopt is an idempotent no-op) and runs
 // of sites this daemon does not lease.
-func (r *Runner) actUndriven(req ActionRequest) actionOutcome {
+func (r *Runner) actUndriven(req ActionRequest, adoptErr error) actionOutcome {
 	run, err := r.opt.Store.GetRun(r.ctx, req.RunID)
 	if err != nil {
 		return actionOutcome{err: err}
@@ -89,6 +96,9 @@ func (r *Runner) actUndriven(req ActionRequest) actionOutcome {
 			r.log.Error("audit write failed", "run", run.ID, "action", req.Action, "err", err)
 		}
 		return actionOutcome{res: ActionResult{Run: run, NoOp: true}}
+	}
+	if run.Status.Failed() && r.sites[run.SiteID] == nil {
+		return r.actForHolder(req, run, adoptErr)
 	}
 	return actionOutcome{err: r.notDriven(req.RunID)}
 }

@@ -16,7 +16,7 @@ func (r *Runner) apply(rs *runState, req ActionRequest, adoptErr error) actionOu
 		return actionOutcome{err: err}
 	}
 	s := r.sites[prior.SiteID]
-	if s == nil {
+	if s == nil || s.guard.check() != nil {
 		return actionOutcome{err: r.notDriven(prior.ID)}
 	}
 	def, err := r.opt.Defs(prior)

@@ -29,7 +29,7 @@ func (r *Runner) compensate(ctx context.Context, def *Def, run lifecycle.Run, f 
 		}
 		c := newContext(run, policy, r.log.With("run", run.ID, "stage", string(sd.Stage)), r.opt.Clock.Now)
 		if err := sd.Compensate(ctx, c); err != nil {
-			if ctx.Err() != nil {
+			if lifecycle.CheckLease(ctx) != nil {
 				return stepResult{run: run, aborted: true}
 			}
 			p := plan{run: run, now: r.opt.Clock.Now()}
@@ -41,6 +41,9 @@ func (r *Runner) compensate(ctx context.Context, def *Def, run lifecycle.Run, f 
 			return stepResult{run: next}
 		}
 		evs = append(evs, lifecycle.RunEvent{Stage: sd.Stage, Attempt: run.CurrentAttempt, Status: lifecycle.EventCompensated})
+	}
+	if lifecycle.CheckLease(ctx) != nil {
+		return stepResult{run: run, aborted: true}
 	}
 	now := r.opt.Clock.Now()
 	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, func(x *lifecycle.Run) error {

@@ -2,55 +2,98 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// adoptSites claims every live site's lease and recovers its runs. A site
-// leased by another daemon is retried every lease period.
+// adoptSites claims the lease of every live site that this runner neither
+// holds nor already waits to claim. It runs at start and on every scan,
+// so sites created through another daemon are adopted too.
 func (r *Runner) adoptSites(ctx context.Context) error {
 	sites, err := r.opt.Store.ListSites(ctx)
 	if err != nil {
 		return err
 	}
 	for _, s := range sites {
-		if s.Status == lifecycle.SiteDeleted {
+		if s.Status == lifecycle.SiteDeleted || r.sites[s.ID] != nil || r.retrying[s.ID] {
 			continue
 		}
-		if _, err := r.claimSite(s.ID); err != nil {
-			r.log.Warn("site lease not acquired; will retry", "site", s.ID, "err", err)
-		}
+		_, _ = r.claimSite(s.ID)
 	}
 	return nil
 }
 
 // claimSite takes the site's lease, recovers its runs and keeps renewing.
+// A site leased by another daemon is retried when that lease expires.
 func (r *Runner) claimSite(id string) (*siteState, error) {
 	if s := r.sites[id]; s != nil {
 		return s, nil
 	}
+	prev, _ := r.opt.Store.GetLease(r.ctx, id)
+	sent := r.opt.Clock.Now()
 	l, err := r.opt.Store.ClaimLease(r.ctx, id, r.opt.Holder, r.opt.LeaseTTL)
 	if err != nil {
+		if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
+			r.log.Debug("site leased by another daemon; standing by", "site", id, "err", err)
+		} else {
+			r.log.Warn("site lease not acquired; will retry", "site", id, "err", err)
+		}
+		r.leaseEvent(LeaseStandby, id, prev)
 		r.retryClaim(id)
 		return nil, err
 	}
-	s := &siteState{id: id, lease: l, admitted: map[string]bool{}, bmc: map[string]string{}}
+	s := &siteState{id: id, lease: l, admitted: map[string]bool{}, bmc: map[string]string{}, renewedAt: sent}
+	s.guard = r.newGuard(s, sent)
 	r.sites[id] = s
 	r.armRenew(s)
+	kind := LeaseAcquired
+	if prev.Holder != "" && prev.Holder != r.opt.Holder && prev.Epoch < l.Epoch {
+		kind = LeaseTakeover
+		r.log.Info("took over site lease", "site", id, "from", prev.Holder, "epoch", l.Epoch)
+	}
+	r.leaseEvent(kind, id, l)
 	if err := r.recoverSite(s); err != nil {
 		r.log.Error("recover runs", "site", id, "err", err)
 	}
 	return s, nil
 }
 
+// deadline is the local end of a lease whose claim or renewal was sent
+// at sent: the store counts the TTL from a later instant, and the margin
+// covers the drift between this daemon's clock and the store's.
+func (r *Runner) deadline(sent time.Time) time.Time {
+	return sent.Add(r.opt.LeaseTTL - r.opt.LeaseMargin)
+}
+
+// retryClaim tries the site again once its current lease has expired
+// (at most one TTL from now), once per site at a time.
 func (r *Runner) retryClaim(id string) {
-	r.opt.Clock.AfterFunc(r.opt.LeaseTTL, func() {
+	if r.retrying[id] {
+		return
+	}
+	r.retrying[id] = true
+	r.opt.Clock.AfterFunc(r.claimDelay(id), func() {
 		r.do(func() {
+			delete(r.retrying, id)
 			if r.sites[id] == nil {
 				_, _ = r.claimSite(id)
 			}
 		})
 	})
+}
+
+// claimDelay is the time until the site's lease expires, plus a little,
+// within [TTL/20, TTL].
+func (r *Runner) claimDelay(id string) time.Duration {
+	ttl := r.opt.LeaseTTL
+	l, err := r.opt.Store.GetLease(r.ctx, id)
+	if err != nil {
+		return ttl
+	}
+	d := l.ExpiresAt.Sub(r.opt.Clock.Now()) + ttl/20
+	return min(max(d, ttl/20), ttl)
 }
 
 func (r *Runner) armRenew(s *siteState) {
@@ -61,10 +104,20 @@ func (r *Runner) renew(s *siteState) {
 	if r.sites[s.id] != s {
 		return
 	}
+	if s.guard.check() != nil {
+		r.lapsed(s)
+		return
+	}
+	sent := r.opt.Clock.Now()
 	l, err := r.opt.Store.RenewLease(r.ctx, s.lease, r.opt.LeaseTTL)
 	switch {
 	case err == nil:
-		s.lease = l
+		s.lease, s.renewedAt = l, sent
+		if !s.guard.extend(r.deadline(sent)) {
+			r.lapsed(s) // it lapsed while the renewal was under way
+			return
+		}
+		r.leaseEvent(LeaseRenewed, s.id, l)
 		r.armRenew(s)
 	case lifecycle.ErrorCode(err) == lifecycle.CodeConflict:
 		r.log.Error("site lease lost", "site", s.id, "err", err)
@@ -74,6 +127,54 @@ func (r *Runner) renew(s *siteState) {
 		r.armRenew(s)
 	}
 }
+
+// lapsed handles a lease whose local deadline passed before a renewal
+// (the store did not answer in time, or the process was paused): the
+// guard has cut off its steps and refuses side effects. Before anything
+// else runs, the lease is renewed: when that is refused, another daemon
+// took the site and it is given up; when it succeeds, the epoch did not
+// change, so no other daemon acted meanwhile and the site carries on
+// under a fresh guard (steps that were cut off re-enter their stage).
+func (r *Runner) lapsed(s *siteState) {
+	if r.sites[s.id] != s || s.guard.check() == nil {
+		return // an old guard's notice
+	}
+	if s.renew != nil {
+		s.renew.Stop()
+	}
+	sent := r.opt.Clock.Now()
+	l, err := r.opt.Store.RenewLease(r.ctx, s.lease, r.opt.LeaseTTL)
+	if err != nil {
+		r.log.Error("site lease lapsed and could not be renewed; giving the site up", "site", s.id, "err", err)
+		r.loseSite(s.id)
+		return
+	}
+	r.log.Warn("site lease lapsed by the local clock, then renewed; carrying on", "site", s.id)
+	s.lease, s.renewedAt = l, sent
+	s.guard = r.newGuard(s, sent)
+	r.leaseEvent(LeaseRenewed, s.id, l)
+	r.armRenew(s)
+	for _, rs := range r.runs {
+		if rs.deferred && rs.run.SiteID == s.id {
+			r.dispatch(rs)
+		}
+	}
+}
+
+func (r *Runner) newGuard(s *siteState, sent time.Time) *leaseGuard {
+	var g *leaseGuard
+	g = newGuard(r.ctx, r.opt.Clock, s.id, r.deadline(sent), func() {
+		r.do(func() {
+			if s.guard == g {
+				r.lapsed(s)
+			}
+		})
+	})
+	return g
+}
+
+// errSiteGivenUp ends the steps of a site whose lease this daemon gave up.
+var errSiteGivenUp = lifecycle.Wrap(lifecycle.CodeConflict, "runner", errors.New("site lease given up"))
 
 // loseSite stops driving a site whose lease is gone: its steps are
 // cancelled (their writes would be refused anyway) and it is re-claimed
@@ -86,6 +187,7 @@ func (r *Runner) loseSite(id string) {
 	if s.renew != nil {
 		s.renew.Stop()
 	}
+	s.guard.stop(errSiteGivenUp)
 	delete(r.sites, id)
 	for rid, rs := range r.runs {
 		if rs.run.SiteID != id {
@@ -97,6 +199,7 @@ func (r *Runner) loseSite(id string) {
 		}
 		delete(r.runs, rid)
 	}
+	r.leaseEvent(LeaseLost, id, s.lease)
 	r.retryClaim(id)
 }
 
@@ -110,42 +213,10 @@ func (r *Runner) releaseLeases() {
 		if s.renew != nil {
 			s.renew.Stop()
 		}
+		s.guard.stop(errStopped)
 		if err := r.opt.Store.ReleaseLease(ctx, s.lease); err != nil {
 			r.log.Warn("release lease", "site", s.id, "err", err)
 		}
+		r.leaseEvent(LeaseReleased, s.id, s.lease)
 	}
-}
-
-// recoverSite loads the site's unfinished runs: running ones re-enter
-// their recorded stage (or re-park), pending ones queue in request order,
-// failed ones wait for an operator.
-func (r *Runner) recoverSite(s *siteState) error {
-	runs, err := r.opt.Store.ListRuns(r.ctx, lifecycle.RunFilter{SiteID: s.id, Statuses: []lifecycle.JobState{
-		lifecycle.JobPending, lifecycle.JobRunning, lifecycle.JobCompensating,
-		lifecycle.JobFailedRetryable, lifecycle.JobFailedManualIntervention}})
-	if err != nil {
-		return err
-	}
-	for _, run := range runs {
-		rs := &runState{run: run}
-		r.runs[run.ID] = rs
-		switch {
-		case run.Status == lifecycle.JobPending:
-			s.pending = append(s.pending, run.ID)
-		case holdsSlot(run.Status):
-			r.take(s, rs)
-			if run.WaitUntil != nil && run.StageStartedAt == nil {
-				r.park(rs) // a retry backoff: keep its time
-			} else {
-				// Re-enter the recorded stage, waiting ones included: a
-				// wake that came while no daemon ran is not lost, the
-				// stage re-reads the state it waits on.
-				rs.recovered = true
-				r.dispatch(rs)
-			}
-		}
-	}
-	r.orderPending(s)
-	r.admit(s)
-	return nil
 }

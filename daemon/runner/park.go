@@ -10,6 +10,17 @@ import (
 // finished takes a worker's result back on the loop.
 func (r *Runner) finished(rs *runState, res stepResult) {
 	rs.executing, rs.cancel = false, nil
+	if r.runs[rs.run.ID] != rs {
+		// The site was given up while the step ran: its result is void
+		// (a later holder, maybe this runner again, re-enters the run).
+		// Waiting actions are answered from the loop's current state.
+		waiters := rs.waiters
+		rs.waiters = nil
+		for _, w := range waiters {
+			w()
+		}
+		return
+	}
 	if res.err != nil && !res.aborted {
 		r.stepFailed(rs, res.err)
 	} else if !res.aborted {
@@ -24,7 +35,12 @@ func (r *Runner) finished(rs *runState, res stepResult) {
 		return
 	}
 	if res.aborted && len(waiters) == 0 {
-		return // shutdown: leave the run as journaled
+		if s := r.sites[rs.run.SiteID]; s != nil && s.guard != rs.guard && s.guard.check() == nil {
+			// Cut off by a lapse that a renewal then repaired.
+			rs.recovered = true
+			r.dispatch(rs)
+		}
+		return // else shutdown or a lost site: leave the run as journaled
 	}
 	r.proceed(rs)
 }

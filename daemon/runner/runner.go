@@ -32,6 +32,18 @@ type Options struct {
 	// several daemons share a store).
 	Holder   string
 	LeaseTTL time.Duration // 15s
+	// LeaseMargin is taken off the TTL for the local lease deadline, past
+	// which the site's steps are cut off and no side effect is issued; it
+	// covers clock drift between daemons and the store (default TTL/5).
+	LeaseMargin time.Duration
+	// ScanInterval, when positive, makes the runner re-read the store that
+	// often for what other daemons sharing it wrote: sites to claim, and
+	// runs of its sites submitted or changed through another daemon's
+	// admin API. Zero turns the scan off (a store no other daemon writes).
+	ScanInterval time.Duration
+	// OnLease, when set, is told of every lease change (metrics). It must
+	// not block.
+	OnLease func(LeaseEvent)
 	// Backoff is the step before a stage's first retry (2s); it doubles
 	// per attempt up to MaxBackoff (5m), and each delay is drawn from
 	// [step/2, step) with Jitter, a random number in [0, 1) (default
@@ -52,7 +64,9 @@ type Runner struct {
 	msgs  chan func()
 	sites map[string]*siteState
 	runs  map[string]*runState
-	keys  map[string]map[string]bool // wake key -> run ids
+	// retrying marks the sites whose next claim attempt is scheduled.
+	retrying map[string]bool
+	keys     map[string]map[string]bool // wake key -> run ids
 	// wakes numbers every Wake; lastWake is each key's latest number, so
 	// a run that starts waiting on a key woken while its stage executed
 	// (after the stage looked, before it parked) runs again at once.
@@ -78,6 +92,9 @@ func New(o Options) *Runner {
 	if o.LeaseTTL == 0 {
 		o.LeaseTTL = 15 * time.Second
 	}
+	if o.LeaseMargin == 0 {
+		o.LeaseMargin = o.LeaseTTL / 5
+	}
 	if o.Backoff == 0 {
 		o.Backoff = 2 * time.Second
 	}
@@ -89,8 +106,8 @@ func New(o Options) *Runner {
 	}
 	return &Runner{opt: o, log: o.Logger.With("component", "runner"), msgs: make(chan func(), 1024),
 		sites: map[string]*siteState{}, runs: map[string]*runState{}, keys: map[string]map[string]bool{},
-		lastWake: map[string]uint64{},
-		ready:    make(chan struct{}), quit: make(chan struct{})}
+		lastWake: map[string]uint64{}, retrying: map[string]bool{},
+		ready: make(chan struct{}), quit: make(chan struct{})}
 }
 
 // Run owns the runner's loop until ctx ends. It claims the lease of every
@@ -103,6 +120,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		return err
 	}
 	close(r.ready)
+	r.armScan()
 	for {
 		select {
 		case <-ctx.Done():

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"sort"
+	"time"
 
 	"github.com/jonboulle/clockwork"
 
@@ -10,12 +11,15 @@ import (
 
 // siteState is the loop's view of one leased site.
 type siteState struct {
-	id       string
-	lease    lifecycle.Lease
-	renew    clockwork.Timer
-	pending  []string          // run ids waiting for admission, in request order
-	admitted map[string]bool   // run ids holding a slot (running or compensating)
-	bmc      map[string]string // ipmi ip -> admitted run id
+	id    string
+	lease lifecycle.Lease
+	renew clockwork.Timer
+	guard *leaseGuard // the lease's local deadline and the steps' context
+	// renewedAt is when the last successful claim or renewal was sent.
+	renewedAt time.Time
+	pending   []string          // run ids waiting for admission, in request order
+	admitted  map[string]bool   // run ids holding a slot (running or compensating)
+	bmc       map[string]string // ipmi ip -> admitted run id
 }
 
 // runState is the loop's view of one run it drives.
@@ -23,11 +27,13 @@ type runState struct {
 	run       lifecycle.Run
 	executing bool
 	cancel    func()
+	guard     *leaseGuard // the one the executing step runs under
 	timer     clockwork.Timer
 	indexed   []string // wake keys this run is indexed under
 	again     bool     // woken while executing: run the stage again after
 	since     uint64   // the wake number when the current step was dispatched
 	recovered bool     // first execution after a restart
+	deferred  bool     // a dispatch held back while the site's lease had lapsed
 	waiters   []func()
 }
 
@@ -52,7 +58,8 @@ func (r *Runner) submit(id string) {
 	s := r.sites[run.SiteID]
 	if s == nil {
 		if s, err = r.claimSite(run.SiteID); err != nil {
-			r.log.Warn("submit: site not leased", "site", run.SiteID, "run", id, "err", err)
+			// Another daemon holds the site: its scan picks the run up.
+			r.log.Info("submit: site leased elsewhere; its holder runs it", "site", run.SiteID, "run", id, "err", err)
 			return
 		}
 	}

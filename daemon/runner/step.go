@@ -27,15 +27,22 @@ func (r *Runner) dispatch(rs *runState) {
 		r.log.Error("dispatch: no workflow or lease", "run", rs.run.ID, "err", err)
 		return
 	}
-	ctx, cancel := context.WithCancel(r.ctx)
-	rs.executing, rs.cancel, rs.again, rs.since = true, cancel, false, r.wakes
+	if s.guard.check() != nil {
+		// Lapsed: the lease is checked with the store before anything
+		// runs; if it still holds, lapsed dispatches the run then.
+		rs.deferred = true
+		return
+	}
+	rs.deferred = false
+	ctx, cancel := s.guard.stepContext()
+	rs.executing, rs.cancel, rs.again, rs.since, rs.guard = true, cancel, false, r.wakes, s.guard
 	run, fence, recovered := rs.run, s.lease.Fence(), rs.recovered
 	rs.recovered = false
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		res := r.execute(ctx, def, run, fence, recovered)
-		if ctx.Err() != nil && res.err != nil {
+		if lifecycle.CheckLease(ctx) != nil && res.err != nil {
 			res = stepResult{run: run, aborted: true}
 		}
 		cancel()
@@ -44,7 +51,10 @@ func (r *Runner) dispatch(rs *runState) {
 }
 
 // execute runs one step of run outside the loop. It starts from the
-// journaled run, the one source of truth, not the loop's copy.
+// journaled run, the one source of truth, not the loop's copy. ctx
+// carries the site lease's check (lifecycle.CheckLease): no journal write
+// is attempted once the lease has lapsed by the local clock, and the
+// stage's ports refuse side effects from then on.
 func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lifecycle.Fence, recovered bool) stepResult {
 	fresh, err := r.opt.Store.GetRun(ctx, run.ID)
 	if err != nil {
@@ -60,6 +70,9 @@ func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lif
 	}
 	if run.Status == lifecycle.JobCompensating {
 		return r.compensate(ctx, def, run, f, policy)
+	}
+	if lifecycle.CheckLease(ctx) != nil {
+		return stepResult{run: run, aborted: true}
 	}
 	if run.Status == lifecycle.JobPending || run.StageStartedAt == nil || recovered {
 		if run, err = r.start(ctx, def, run, f, recovered); err != nil {
@@ -80,7 +93,9 @@ func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lif
 	callCtx, cancel := context.WithTimeout(ctx, callTimeout)
 	out, serr := sd.Run(callCtx, c)
 	cancel()
-	if ctx.Err() != nil {
+	if lifecycle.CheckLease(ctx) != nil {
+		// Cancelled, or the lease lapsed while the stage ran: what it
+		// did is not journaled here; the next holder re-enters the stage.
 		return stepResult{run: run, aborted: true}
 	}
 	p := plan{def: def, sd: sd, run: run, c: c, out: out, err: serr, now: r.opt.Clock.Now(), policy: policy, backoff: r.backoff}
