@@ -18,10 +18,17 @@ type PXE struct{ BMCs BMCs }
 
 // PXEBootCycle sets a one-time PXE boot and power-cycles the machine (a
 // machine that is off is powered on). The password leaves the login only
-// for the BMC session.
+// for the BMC session. Nothing is sent once ctx's site lease has lapsed
+// (lifecycle.CheckLease).
 func (p PXE) PXEBootCycle(ctx context.Context, b lifecycle.BMCLogin) error {
+	if err := lifecycle.CheckLease(ctx); err != nil {
+		return err
+	}
 	bmc := p.BMCs.BMC(Target{Host: b.Address, User: b.User, Pass: b.Pass.Reveal()})
 	if err := bmc.SetBootDevice(ctx, BootPXE, false); err != nil {
+		return err
+	}
+	if err := lifecycle.CheckLease(ctx); err != nil {
 		return err
 	}
 	return bmc.SetPower(ctx, ActionCycle)

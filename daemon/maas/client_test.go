@@ -241,3 +241,36 @@ func TestMachineArchitecture(t *testing.T) {
 		t.Errorf("Machine(%s) = %+v, %v", arm, m, err)
 	}
 }
+
+// A request whose site lease has lapsed, or whose context has ended, is
+// never sent: MAAS sees nothing.
+func TestNoRequestOnceTheLeaseLapsedOrContextEnded(t *testing.T) {
+	lapsed := lifecycle.Errorf(lifecycle.CodeConflict, "runner", "lease lapsed")
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name string
+		ctx  context.Context
+		code lifecycle.Code
+	}{
+		{"lease lapsed", lifecycle.WithLeaseCheck(context.Background(), func() error { return lapsed }), lifecycle.CodeConflict},
+		{"context ended", ended, lifecycle.CodeUnavailable},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, 1)
+			ms, err := e.client.Machines(context.Background(), lifecycle.MachineFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := e.requests.Load()
+			_, err = e.client.Deploy(c.ctx, ms[0].SystemID, lifecycle.DeploySpec{})
+			if lifecycle.ErrorCode(err) != c.code {
+				t.Fatalf("deploy: %v, want code %s", err, c.code)
+			}
+			if n := e.requests.Load() - before; n != 0 {
+				t.Fatalf("%d requests reached MAAS", n)
+			}
+		})
+	}
+}

@@ -36,6 +36,9 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		if i > 0 && !c.wait(ctx, c.retry.Delay(i, c.jitter())) {
 			break
 		}
+		if err := lifecycle.CheckLease(ctx); err != nil {
+			return notSent(r.op, err)
+		}
 		var body []byte
 		body, err = c.once(ctx, r)
 		c.metrics.done(r, err)
@@ -48,6 +51,16 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		c.log.Debug("maas: retrying read", "op", r.op, "attempt", i+1, "err", err)
 	}
 	return err
+}
+
+// notSent is the error of a request that was never sent: its context had
+// ended, or the site lease it would act under had lapsed (a conflict).
+func notSent(op string, err error) error {
+	code := lifecycle.ErrorCode(err)
+	if code == lifecycle.CodeInternal {
+		code = lifecycle.CodeUnavailable
+	}
+	return &lifecycle.Error{Code: code, Op: "maas: " + op, Msg: "request not sent", Err: err}
 }
 
 // sleep waits d; false when ctx ended first.

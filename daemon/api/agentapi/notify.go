@@ -57,8 +57,12 @@ type Queue struct {
 	Notifier *Notifier
 }
 
-// Enqueue is lifecycle.TaskStore.EnqueueTask followed by a wake-up.
+// Enqueue is lifecycle.TaskStore.EnqueueTask followed by a wake-up. No
+// task is queued once ctx's site lease has lapsed (lifecycle.CheckLease).
 func (q Queue) Enqueue(ctx context.Context, t lifecycle.AgentTask) (lifecycle.AgentTask, bool, error) {
+	if err := lifecycle.CheckLease(ctx); err != nil {
+		return lifecycle.AgentTask{}, false, err
+	}
 	out, created, err := q.Store.EnqueueTask(ctx, t)
 	if err == nil {
 		q.Notifier.Notify(t.NodeID)
