@@ -35,12 +35,13 @@ func (r *Runner) finished(rs *runState, res stepResult) {
 		return
 	}
 	if res.aborted && len(waiters) == 0 {
-		if s := r.sites[rs.run.SiteID]; s != nil && s.guard != rs.guard && s.guard.check() == nil {
-			// Cut off by a lapse that a renewal then repaired.
+		if r.sites[rs.run.SiteID] != nil && r.ctx.Err() == nil {
+			// Cut off by a lapse of the site's lease: re-enter the stage
+			// once the lease is confirmed (dispatch defers it till then).
 			rs.recovered = true
 			r.dispatch(rs)
 		}
-		return // else shutdown or a lost site: leave the run as journaled
+		return // else shutdown: leave the run as journaled
 	}
 	r.proceed(rs)
 }
