@@ -74,8 +74,10 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
 	host, _ := os.Hostname()
 	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: host,
-		Defs:    deps.Defs,
-		Observe: metrics.NewStages(reg).Observe})
+		Defs:         deps.Defs,
+		Observe:      metrics.NewStages(reg).Observe,
+		OnLease:      metrics.NewLeases(reg).Observe,
+		ScanInterval: scanInterval(st)})
 	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log,
 		Metrics: reconcile.NewMetrics(reg)})
 	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clockwork.NewRealClock(), Logger: log})
@@ -86,6 +88,16 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		SitesInterval: min(cfg.PollInterval, 30*time.Second)})
 	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
 	return c, nil
+}
+
+// scanInterval is how often the runner looks in the store for what other
+// daemons wrote: only a store shared by several daemons (one that says so
+// with Shared) needs it; bbolt is opened by one process alone.
+func scanInterval(st daemonStore) time.Duration {
+	if s, ok := st.Store.(interface{ Shared() bool }); ok && s.Shared() {
+		return 2 * time.Second
+	}
+	return 0
 }
 
 // agentPackages is the config's agent packages by Debian architecture
