@@ -26,8 +26,10 @@ type TLS struct {
 	Dial   *tls.Config
 }
 
-// handoverTimeout bounds the leadership handover of a graceful stop.
-const handoverTimeout = 15 * time.Second
+// handoverTimeout bounds the leadership handover of a graceful stop: a
+// transfer takes milliseconds when a leader answers; a node that finds
+// none (the last member, a lost quorum) stops without it.
+const handoverTimeout = 5 * time.Second
 
 // Node is one running member of a dqlite cluster. Stores opened on it
 // with Node.Open share it; Close stops it.
@@ -84,7 +86,7 @@ func (n *Node) Leader(ctx context.Context) (string, error) {
 }
 
 // Close hands the node's leadership and vote over to another member, if
-// one is reachable (bounded by 15 s), then stops the node.
+// one is reachable (bounded by 5 s), then stops the node.
 func (n *Node) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), handoverTimeout)
 	defer cancel()

@@ -1,0 +1,66 @@
+//go:build dqlite
+
+package dqlite_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
+)
+
+// The whole suite on a 3-node cluster, through a store on the leader and
+// through one on a follower (whose queries dqlite sends to the leader).
+// Each group gets a database of its own on the one cluster.
+func TestConformanceCluster(t *testing.T) {
+	c := startCluster(t, 3, nil)
+	leader := c.leader(t, 0)
+	dbs := 0
+	for _, tc := range []struct {
+		name string
+		node int
+	}{{"leader", leader}, {"follower", (leader + 1) % 3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			storetest.Run(t, func(t *testing.T, clock *clockwork.FakeClock) storetest.Harness {
+				dbs++
+				opts := dqlite.Options{Database: fmt.Sprintf("conformance-%d", dbs), Now: clock.Now}
+				return storetest.Harness{Open: func(t *testing.T) lifecycle.Store { return c.open(t, tc.node, opts) }}
+			})
+		})
+	}
+	if now := c.leader(t, 0); now != leader {
+		t.Errorf("the leader moved from node %d to %d during the suite: the follower run may have run on the leader", leader, now)
+	}
+}
+
+// Members opening a new database at once all succeed: the schema is
+// created once, and the others find it at Latest.
+func TestClusterConcurrentSchemaCreation(t *testing.T) {
+	c := startCluster(t, 3, nil)
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range 3 {
+		wg.Go(func() {
+			s, err := c.nodes[i].Open(context.Background(), dqlite.Options{Database: "race"})
+			if errs[i] = err; err == nil {
+				s.Close()
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("open on node %d: %v", i, err)
+		}
+	}
+	st, err := c.open(t, 2, dqlite.Options{Database: "race"}).SchemaStatus(context.Background())
+	if err != nil || st.Version != dqlite.Latest() {
+		t.Fatalf("schema after concurrent opens: %+v, %v", st, err)
+	}
+}
