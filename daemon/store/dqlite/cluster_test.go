@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
 )
 
@@ -80,4 +81,14 @@ func (c *cluster) open(t *testing.T, i int, opts dqlite.Options) *dqlite.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// createSite creates site id through s.
+func createSite(t *testing.T, s lifecycle.Store, id string) {
+	t.Helper()
+	site := lifecycle.Site{ID: id, Name: "maas-" + id, RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
+		PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
+	if err := s.CreateSite(context.Background(), site, lifecycle.DefaultSitePolicy(id)); err != nil {
+		t.Fatal(err)
+	}
 }
