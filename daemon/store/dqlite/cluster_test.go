@@ -86,9 +86,12 @@ func (c *cluster) open(t *testing.T, i int, opts dqlite.Options) *dqlite.Store {
 // createSite creates site id through s.
 func createSite(t *testing.T, s lifecycle.Store, id string) {
 	t.Helper()
-	site := lifecycle.Site{ID: id, Name: "maas-" + id, RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
-		PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
-	if err := s.CreateSite(context.Background(), site, lifecycle.DefaultSitePolicy(id)); err != nil {
+	if err := s.CreateSite(context.Background(), testSite(id), lifecycle.DefaultSitePolicy(id)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func testSite(id string) lifecycle.Site {
+	return lifecycle.Site{ID: id, Name: "maas-" + id, RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
+		PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
 }

@@ -8,4 +8,4 @@ import "database/sql"
 func (s *Store) DB() *sql.DB { return s.db }
 
 // Kill stops the node without handing anything over, as a crash would.
-func (n *Node) Kill() error { return n.app.Close() }
+func (n *Node) Kill() error { return n.stop(false) }

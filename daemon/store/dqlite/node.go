@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/canonical/go-dqlite/app"
@@ -34,8 +35,9 @@ const handoverTimeout = 5 * time.Second
 // Node is one running member of a dqlite cluster. Stores opened on it
 // with Node.Open share it; Close stops it.
 type Node struct {
-	app *app.App
-	log *slog.Logger
+	app     *app.App
+	log     *slog.Logger
+	stopped atomic.Bool
 }
 
 // StartNode starts the dqlite node whose data lives in dir and waits until
@@ -86,13 +88,21 @@ func (n *Node) Leader(ctx context.Context) (string, error) {
 }
 
 // Close hands the node's leadership and vote over to another member, if
-// one is reachable (bounded by 5 s), then stops the node.
-func (n *Node) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), handoverTimeout)
-	defer cancel()
-	if err := n.app.Handover(ctx); err != nil {
-		// a lone or partitioned node has no one to hand over to: stop anyway
-		n.log.Warn("dqlite handover before stop failed", "address", n.Address(), "err", err)
+// one is reachable (bounded by 5 s), then stops the node. It is safe to
+// call twice.
+func (n *Node) Close() error { return n.stop(true) }
+
+func (n *Node) stop(handover bool) error {
+	if n.stopped.Swap(true) {
+		return nil
+	}
+	if handover {
+		ctx, cancel := context.WithTimeout(context.Background(), handoverTimeout)
+		defer cancel()
+		if err := n.app.Handover(ctx); err != nil {
+			// a lone or partitioned node has no one to hand over to: stop anyway
+			n.log.Warn("dqlite handover before stop failed", "address", n.Address(), "err", err)
+		}
 	}
 	return n.app.Close()
 }

@@ -74,7 +74,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	}
 	s, err := n.Open(ctx, opts)
 	if err != nil {
-		n.app.Close()
+		n.stop(false)
 		return nil, err
 	}
 	s.ownNode = true

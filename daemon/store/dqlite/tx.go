@@ -51,7 +51,10 @@ func (s *Store) begin(ctx context.Context, op string) error {
 
 // retry runs fn in a transaction until it succeeds, fails for good, or
 // Options.Timeout passes: then the cluster had no usable leader (a lost
-// quorum, an election that did not end) and the error is unavailable.
+// quorum, an election that did not end) and the error is unavailable. A
+// COMMIT in flight is not bounded by the timeout (go-dqlite sends it
+// without a deadline): when the leader loses its quorum under it, it
+// returns once that leader steps down, seconds later.
 //
 // A transaction is retried whole. When the leader changed during COMMIT
 // its outcome is unknown, so a retried write may meet its own first
