@@ -41,12 +41,31 @@ func TestConformanceCluster(t *testing.T) {
 }
 
 // Members opening a new database at once all succeed: the schema is
-// created once, and the others find it at Latest.
+// created once, and the others find it at Latest. The same holds for
+// members migrating an older database at once.
 func TestClusterConcurrentSchemaCreation(t *testing.T) {
 	c := startCluster(t, 3, nil)
+	openAll(t, c)
+	s := c.open(t, 2, dqlite.Options{Database: "race"})
+	for _, q := range []string{`DROP TABLE batches`, `DROP TABLE submissions`, `DROP TABLE webhook_inbox`,
+		`DROP TABLE outbox`, `UPDATE schema_version SET version = 3`} {
+		if _, err := s.DB().Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	openAll(t, c)
+	st, err := s.SchemaStatus(context.Background())
+	if err != nil || st.Version != dqlite.Latest() {
+		t.Fatalf("schema after concurrent opens: %+v, %v", st, err)
+	}
+}
+
+// openAll opens database "race" on every member at once.
+func openAll(t *testing.T, c *cluster) {
+	t.Helper()
 	var wg sync.WaitGroup
-	errs := make([]error, 3)
-	for i := range 3 {
+	errs := make([]error, len(c.nodes))
+	for i := range c.nodes {
 		wg.Go(func() {
 			s, err := c.nodes[i].Open(context.Background(), dqlite.Options{Database: "race"})
 			if errs[i] = err; err == nil {
@@ -59,9 +78,5 @@ func TestClusterConcurrentSchemaCreation(t *testing.T) {
 		if err != nil {
 			t.Errorf("open on node %d: %v", i, err)
 		}
-	}
-	st, err := c.open(t, 2, dqlite.Options{Database: "race"}).SchemaStatus(context.Background())
-	if err != nil || st.Version != dqlite.Latest() {
-		t.Fatalf("schema after concurrent opens: %+v, %v", st, err)
 	}
 }
