@@ -8,6 +8,11 @@ PKGS      := ./...
 E2E_PKGS  := ./e2e/system/...
 VAULTDEV  := $(BIN)/vaultdev
 TEST_ENV  := MAAS_SIDECAR_VAULTDEV=$(abspath $(VAULTDEV))
+# The dqlite store is behind the dqlite build tag and needs cgo with
+# Debian's libdqlite-dev and libraft-dev (make test-deps); libsqlite3 links
+# the system SQLite instead of compiling a second one.
+DQLITE_TAGS := dqlite,libsqlite3
+DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/...
 
 .PHONY: help build run test test-unit test-integration test-dqlite e2e lint bench deb clean
 
@@ -22,8 +27,9 @@ run: build ## Run the daemon in dev mode: a simulated MAAS site and a demo batch
 	mkdir -p $(STATE_DIR)
 	$(BIN)/maas-sidecar serve --dev --state-dir $(STATE_DIR)
 
-test: lint test-deps $(VAULTDEV) ## Lint, install test dependencies, run every unit, integration and end-to-end test.
+test: test-deps lint $(VAULTDEV) ## Install test dependencies, lint, run every unit, integration, dqlite store and end-to-end test.
 	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)
+	$(DQLITE_TEST)
 	$(MAKE) --no-print-directory e2e
 
 test-unit: ## Run the unit and component tests only (no external components).
@@ -32,13 +38,11 @@ test-unit: ## Run the unit and component tests only (no external components).
 test-integration: test-deps $(VAULTDEV) ## Run the tests that need real external components.
 	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)
 
-# The dqlite store is behind the dqlite build tag and needs cgo with
-# Debian's libdqlite-dev and libraft-dev; libsqlite3 links the system
-# SQLite instead of compiling a second one.
-DQLITE_TAGS := dqlite,libsqlite3
-
-test-dqlite: test-deps ## Run the dqlite store's tests (cgo, tags $(DQLITE_TAGS); not part of make test yet).
-	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/...
+# The dqlite store's tests: a single node and 3-node clusters on loopback
+# (conformance through the leader and a follower, TLS, handover, failover,
+# quorum loss); about 50 s.
+test-dqlite: test-deps ## Run the dqlite store's tests only (cgo, tags $(DQLITE_TAGS); part of make test).
+	$(DQLITE_TEST)
 
 e2e: $(VAULTDEV) ## Run the end-to-end tests on the real binaries (daemon, agent, simulator, Vault as processes).
 	$(TEST_ENV) $(GO) test -count=1 -tags e2e $(E2E_PKGS)
@@ -58,11 +62,15 @@ STATICCHECK := $(BIN)/staticcheck
 $(STATICCHECK): hack/tools/go.mod hack/tools/go.sum
 	$(GO) build -C hack/tools -o $(abspath $(STATICCHECK)) honnef.co/go/tools/cmd/staticcheck
 
-lint: $(STATICCHECK) ## gofmt, go vet and staticcheck, untagged and with the integration,e2e tags.
+# The dqlite build needs cgo and the libraries of make test-deps (make test
+# installs them first).
+lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integration,e2e, and with the dqlite tags.
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet -tags integration,e2e $(PKGS)
-	printf 'default:\ntagged: -tags=integration,e2e\n' | $(STATICCHECK) -matrix $(PKGS)
+	@test -f /usr/include/dqlite.h -a -f /usr/include/raft.h || { echo "lint: the dqlite build needs libdqlite-dev and libraft-dev: run make test-deps"; exit 1; }
+	CGO_ENABLED=1 $(GO) vet -tags $(DQLITE_TAGS) ./daemon/store/...
+	printf 'default:\ntagged: -tags=integration,e2e\ndqlite: -tags=$(DQLITE_TAGS)\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
 
 # Debian packages. The binaries are static (CGO_ENABLED=0: only the
 # dqlite store, a build tag the packages leave out, needs cgo), built

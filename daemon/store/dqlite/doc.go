@@ -3,10 +3,43 @@
 // with the dqlite build tag and cgo (go build -tags dqlite,libsqlite3); a
 // default or CGO_ENABLED=0 build leaves it out and keeps bbolt only.
 //
+// # Opening
+//
+// Open(ctx, dir, Options{Address: "10.0.0.1:9001", Join: peers, TLS: t})
+// starts the node whose data lives in dir, waits until it formed its
+// cluster (Join empty, first start), joined the members in Join, or
+// rejoined its own (a restart, Join ignored), opens the store's database
+// and brings its schema to Latest. Closing that store hands leadership and
+// the node's vote over to another member (bounded by 5 s) and stops the
+// node. StartNode and Node.Open do the same in two steps, for a process
+// that keeps the node (Node.Leader, Node.Members) or opens more than one
+// database on it.
+//
+// TLS secures the traffic between nodes (Raft and the queries a node sends
+// to the leader) with the daemon's internal CA; nil is plaintext and is
+// meant for loopback only. A node whose certificate another CA issued
+// cannot join.
+//
+// # Consistency and availability
+//
+// Every query runs on the Raft leader (go-dqlite connects to it from any
+// member), so reads are as fresh as writes. Every write is one SQL
+// transaction, and a fenced write reads the site's lease epoch inside
+// that transaction, as the bbolt store does. A transaction that meets a
+// transient error (a leadership change, a broken connection, no leader
+// yet, a busy database) is retried whole with a bounded backoff; when
+// Options.Timeout passes without a leader that answers (a lost quorum)
+// the operation fails with lifecycle.CodeUnavailable, which the admin API
+// answers with 503. Reads need the leader too: without quorum they fail
+// the same way.
+//
+// # Schema
+//
 // Records are JSON in a data column of one table per record kind; the
 // columns the store looks up, orders or constrains on (ids, site, name,
-// hostname, status, epoch) are real columns beside it. Every write is one
-// SQL transaction, and a fenced write reads the site's lease epoch inside
-// that transaction, as the bbolt store does. The schema carries a version
-// (table schema_version) and is moved by ordered SQL migrations.
+// hostname, status, epoch, sequence numbers, delivery times) are real
+// columns beside it. The schema carries a version (table schema_version)
+// and is moved by ordered SQL migrations, each in a transaction that
+// re-reads the version, so members opening the store at once create it
+// once.
 package dqlite

@@ -53,4 +53,22 @@ var migrations = []migration{{
 			hostname TEXT NOT NULL, interface TEXT NOT NULL, data TEXT NOT NULL,
 			UNIQUE (site_id, hostname, interface))`,
 	},
+}, {
+	Migration: lifecycle.Migration{Version: 4, Name: "submissions and batches, webhook inbox, outbox indexed by node and by delivery time"},
+	stmts: []string{
+		`CREATE TABLE batches (id TEXT PRIMARY KEY, site_id TEXT NOT NULL, data TEXT NOT NULL)`,
+		// the first result of each idempotency key, with its request's hash
+		`CREATE TABLE submissions (idem_key TEXT PRIMARY KEY, request_hash TEXT NOT NULL, data TEXT NOT NULL)`,
+		// AUTOINCREMENT: a sequence number is never reused after a prune.
+		// received_at is Unix nanoseconds.
+		`CREATE TABLE webhook_inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, site_id TEXT NOT NULL, event_id TEXT NOT NULL,
+			received_at INTEGER NOT NULL, processed INTEGER NOT NULL, data TEXT NOT NULL, UNIQUE (site_id, event_id))`,
+		`CREATE INDEX webhook_inbox_pending ON webhook_inbox (seq) WHERE processed = 0`,
+		// next_attempt and delivered_at are Unix nanoseconds; delivered_at
+		// is NULL until delivery.
+		`CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, node_id TEXT NOT NULL,
+			run_id TEXT NOT NULL, next_attempt INTEGER NOT NULL, delivered_at INTEGER, data TEXT NOT NULL)`,
+		`CREATE INDEX outbox_pending ON outbox (node_id, seq) WHERE delivered_at IS NULL`,
+		`CREATE INDEX outbox_delivered ON outbox (delivered_at, seq) WHERE delivered_at IS NOT NULL`,
+	},
 }}

@@ -29,7 +29,8 @@ func (s *Store) SchemaStatus(ctx context.Context) (lifecycle.SchemaStatus, error
 
 // upgrade creates a new database at Latest in one transaction, or runs
 // the pending migrations of an older one, each in its own transaction
-// that records its version; a newer database is refused untouched.
+// that re-reads the version (another member may be upgrading the same
+// database) and records its own; a newer database is refused untouched.
 func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) {
 	const op = "store.Open"
 	var rep lifecycle.MigrationReport
@@ -57,7 +58,13 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 			rep.From, Latest())
 	}
 	for _, m := range pending(rep.From) {
+		ran := false
 		err := s.update(ctx, op, func(tx *sql.Tx) error {
+			// another member may have run it since the version was read
+			v, _, err := readVersion(tx)
+			if ran = v < m.Version; err != nil || !ran {
+				return err
+			}
 			if err := execAll(tx, m.stmts); err != nil {
 				return err
 			}
@@ -66,8 +73,11 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 		if err != nil {
 			return rep, err
 		}
-		s.log.Info("store schema migrated", "version", m.Version, "migration", m.Name)
-		rep.To, rep.Ran = m.Version, append(rep.Ran, lifecycle.AppliedMigration{Migration: m.Migration})
+		rep.To = m.Version
+		if ran {
+			s.log.Info("store schema migrated", "version", m.Version, "migration", m.Name)
+			rep.Ran = append(rep.Ran, lifecycle.AppliedMigration{Migration: m.Migration})
+		}
 	}
 	return rep, nil
 }

@@ -27,7 +27,7 @@ func TestSchemaNewStoreIsLatest(t *testing.T) {
 	}
 }
 
-// A store at version 1 (before migrations 2 and 3) is migrated on open
+// A store at version 1 (before migrations 2 to 4) is migrated on open
 // and its version-1 records survive.
 func TestSchemaMigratesOlderStore(t *testing.T) {
 	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeAddr(t), storetest.NewClock()
@@ -38,7 +38,8 @@ func TestSchemaMigratesOlderStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{`DROP TABLE power_overrides`, `DROP TABLE node_maas_state`, `DROP TABLE feed_cursors`,
-		`DROP TABLE roce_assignments`, `UPDATE schema_version SET version = 1`} {
+		`DROP TABLE roce_assignments`, `DROP TABLE batches`, `DROP TABLE submissions`, `DROP TABLE webhook_inbox`,
+		`DROP TABLE outbox`, `UPDATE schema_version SET version = 1`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
 			t.Fatal(q, err)
 		}
@@ -52,6 +53,9 @@ func TestSchemaMigratesOlderStore(t *testing.T) {
 	}
 	if err := s.SetFeedCursor(ctx, lifecycle.FeedCursor{SiteID: site.ID, EventID: 7}); err != nil {
 		t.Fatalf("migration 2's table: %v", err)
+	}
+	if _, err := s.AppendEvent(ctx, lifecycle.OutboxEvent{ID: "e1", Type: lifecycle.EventDecommissionStarted}); err != nil {
+		t.Fatalf("migration 4's table: %v", err)
 	}
 	if _, err := s.GetSite(ctx, site.ID); err != nil {
 		t.Fatalf("version-1 record lost: %v", err)

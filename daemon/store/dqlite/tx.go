@@ -1,0 +1,119 @@
+//go:build dqlite
+
+package dqlite
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"time"
+
+	dqdriver "github.com/canonical/go-dqlite/driver"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/backoff"
+)
+
+// retryPolicy spaces the attempts of a transaction that met a transient
+// error.
+var retryPolicy = backoff.Policy{Initial: 10 * time.Millisecond, Max: 500 * time.Millisecond}
+
+// update runs fn in one write transaction, retried on transient errors;
+// errors from fn pass through, others are wrapped once under op.
+func (s *Store) update(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	if err := s.begin(ctx, op); err != nil {
+		return err
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.retry(ctx, op, fn)
+}
+
+// view runs fn in one transaction that only reads (on the leader, as
+// every dqlite query), retried as update's.
+func (s *Store) view(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	if err := s.begin(ctx, op); err != nil {
+		return err
+	}
+	return s.retry(ctx, op, fn)
+}
+
+func (s *Store) begin(ctx context.Context, op string) error {
+	if s.closed.Load() {
+		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
+	}
+	if err := ctx.Err(); err != nil {
+		return lifecycle.Wrap(lifecycle.CodeUnavailable, op, err)
+	}
+	return nil
+}
+
+// retry runs fn in a transaction until it succeeds, fails for good, or
+// Options.Timeout passes: then the cluster had no usable leader (a lost
+// quorum, an election that did not end) and the error is unavailable. A
+// COMMIT in flight is not bounded by the timeout (go-dqlite sends it
+// without a deadline): when the leader loses its quorum under it, it
+// returns once that leader steps down, seconds later.
+//
+// A transaction is retried whole. When the leader changed during COMMIT
+// its outcome is unknown, so a retried write may meet its own first
+// attempt: the store's writes check their preconditions inside the
+// transaction, so that attempt answers as for a repeated request.
+func (s *Store) retry(parent context.Context, op string, fn func(*sql.Tx) error) error {
+	ctx, cancel := context.WithTimeout(parent, s.timeout)
+	defer cancel()
+	wait := backoff.Sequence{Policy: retryPolicy}
+	for {
+		err := s.tx(ctx, fn)
+		var le *lifecycle.Error
+		switch {
+		case err == nil || errors.As(err, &le):
+			return err
+		case s.closed.Load():
+			return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
+		case parent.Err() != nil:
+			return lifecycle.Wrap(lifecycle.CodeUnavailable, op, parent.Err())
+		case !transient(err) && ctx.Err() == nil:
+			return lifecycle.Wrap(lifecycle.CodeInternal, op, err)
+		}
+		select {
+		case <-ctx.Done():
+			if parent.Err() != nil {
+				return lifecycle.Wrap(lifecycle.CodeUnavailable, op, parent.Err())
+			}
+			return lifecycle.Errorf(lifecycle.CodeUnavailable, op,
+				"the dqlite cluster has no leader that answers within %s (quorum lost, or an election did not end): %v", s.timeout, err)
+		case <-time.After(wait.Next()):
+		}
+	}
+}
+
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// transient says whether err is one a retry of the whole transaction can
+// cure: the connection to the leader broke or leadership moved (the
+// driver reports both as driver.ErrBadConn), no leader is known yet, or
+// the database is busy with another member's transaction. Errors of the
+// store's own checks (lifecycle errors) never are.
+func transient(err error) bool {
+	var le *lifecycle.Error
+	if errors.As(err, &le) {
+		return false
+	}
+	var de dqdriver.Error
+	if errors.As(err, &de) {
+		return de.Code&0xff == dqdriver.ErrBusy
+	}
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, dqdriver.ErrNoAvailableLeader)
+}
