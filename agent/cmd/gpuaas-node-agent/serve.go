@@ -26,9 +26,12 @@ func serve(ctx context.Context, run func(context.Context) error, n *sdnotify.Not
 	g.Go(func() error { return wd.Run(wctx) })
 	n.Ready()
 	err := run(ctx)
-	n.Stopping()
+	// The watchdog stops before STOPPING=1 goes out, so that no ping can
+	// follow it (systemd reads a ping after STOPPING as the service alive).
 	stopWatchdog()
-	return errors.Join(err, g.Wait())
+	werr := g.Wait()
+	n.Stopping()
+	return errors.Join(err, werr)
 }
 
 // healther is what the watchdog needs of the agent.
