@@ -12,7 +12,9 @@ TEST_ENV  := MAAS_SIDECAR_VAULTDEV=$(abspath $(VAULTDEV))
 # Debian's libdqlite-dev and libraft-dev (make test-deps); libsqlite3 links
 # the system SQLite instead of compiling a second one.
 DQLITE_TAGS := dqlite,libsqlite3
-DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/...
+# The daemon's cluster test runs two serve processes built with the tags.
+DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... && \
+	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^TestCluster' ./daemon/cmd/maas-sidecar/
 
 .PHONY: help build run test test-unit test-integration test-dqlite e2e lint bench deb clean
 
@@ -40,7 +42,7 @@ test-integration: test-deps $(VAULTDEV) ## Run the tests that need real external
 
 # The dqlite store's tests: a single node and 3-node clusters on loopback
 # (conformance through the leader and a follower, TLS, handover, failover,
-# quorum loss); about 50 s.
+# quorum loss); about 50 s. Then two daemons forming one cluster.
 test-dqlite: test-deps ## Run the dqlite store's tests only (cgo, tags $(DQLITE_TAGS); part of make test).
 	$(DQLITE_TEST)
 
@@ -69,7 +71,7 @@ lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integratio
 	if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet -tags integration,e2e $(PKGS)
 	@test -f /usr/include/dqlite.h -a -f /usr/include/raft.h || { echo "lint: the dqlite build needs libdqlite-dev and libraft-dev: run make test-deps"; exit 1; }
-	CGO_ENABLED=1 $(GO) vet -tags $(DQLITE_TAGS) ./daemon/store/...
+	CGO_ENABLED=1 $(GO) vet -tags $(DQLITE_TAGS),integration ./daemon/store/... ./daemon/cmd/maas-sidecar/...
 	printf 'default:\ntagged: -tags=integration,e2e\ndqlite: -tags=$(DQLITE_TAGS)\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
 
 # Debian packages. The binaries are static (CGO_ENABLED=0: only the

@@ -14,7 +14,11 @@ import (
 // Options configure Ensure. Dir (the state directory) is required; nil
 // Rand, Now and Logger mean crypto/rand, time.Now and a discarding logger.
 type Options struct {
-	Dir    string
+	Dir string
+	// Name is the store name of the token Ensure manages (Name). Daemons
+	// sharing one store each need their own (BootstrapName), or each
+	// start would revoke the others' tokens.
+	Name   string
 	Rand   io.Reader
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -81,7 +85,7 @@ func issue(ctx context.Context, st lifecycle.TokenStore, o Options, path string,
 	if err := writeFile(path, token); err != nil {
 		return Result{}, fmt.Errorf("admintoken: write %s: %w", path, err)
 	}
-	active, err := activeBootstrap(ctx, st)
+	active, err := activeBootstrap(ctx, st, o.Name)
 	if err != nil {
 		return Result{}, err
 	}
@@ -97,7 +101,7 @@ func register(ctx context.Context, st lifecycle.TokenStore, o Options, r Result,
 	if err != nil {
 		return Result{}, fmt.Errorf("admintoken: %w", err)
 	}
-	t := lifecycle.AdminToken{ID: id, Name: Name, Role: lifecycle.RoleAdmin, Hash: Hash(token), CreatedAt: o.Now().UTC()}
+	t := lifecycle.AdminToken{ID: id, Name: o.Name, Role: lifecycle.RoleAdmin, Hash: Hash(token), CreatedAt: o.Now().UTC()}
 	if err := st.CreateAdminToken(ctx, t); err != nil {
 		return Result{}, fmt.Errorf("admintoken: register: %w", err)
 	}

@@ -13,7 +13,7 @@ import (
 // finish revokes every active bootstrap token but r.TokenID, so at most one
 // bootstrap token is ever valid: the one in the file.
 func finish(ctx context.Context, st lifecycle.TokenStore, o Options, r Result) (Result, error) {
-	active, err := activeBootstrap(ctx, st)
+	active, err := activeBootstrap(ctx, st, o.Name)
 	if err != nil {
 		return Result{}, err
 	}
@@ -31,14 +31,14 @@ func finish(ctx context.Context, st lifecycle.TokenStore, o Options, r Result) (
 	return r, nil
 }
 
-func activeBootstrap(ctx context.Context, st lifecycle.TokenStore) ([]lifecycle.AdminToken, error) {
+func activeBootstrap(ctx context.Context, st lifecycle.TokenStore, name string) ([]lifecycle.AdminToken, error) {
 	all, err := st.ListAdminTokens(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("admintoken: list tokens: %w", err)
 	}
 	var out []lifecycle.AdminToken
 	for _, t := range all {
-		if t.Name == Name && t.Role == lifecycle.RoleAdmin && t.RevokedAt == nil {
+		if t.Name == name && t.Role == lifecycle.RoleAdmin && t.RevokedAt == nil {
 			out = append(out, t)
 		}
 	}
@@ -51,6 +51,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Name == "" {
+		o.Name = Name
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

@@ -1,6 +1,8 @@
 // Package admintoken issues and keeps the first admin bearer token: the file
 // <state-dir>/admin.token (mode 0600) and its SHA-256 hash in the store as
-// the admin-role token named "bootstrap".
+// the admin-role token named "bootstrap" (Options.Name: with a store that
+// several daemons share, each names its own, "bootstrap-<daemon name>",
+// and the rules below apply to each daemon's tokens only).
 //
 // Ensure runs at every start. The file is authoritative:
 //   - no file: a new token is written and registered, and any earlier
@@ -26,6 +28,10 @@ const FileName = "admin.token"
 
 // Name is the store name of the token that Ensure manages.
 const Name = "bootstrap"
+
+// BootstrapName is the name of the bootstrap token of the daemon named
+// daemon when several daemons share one store: "bootstrap-<daemon>".
+func BootstrapName(daemon string) string { return Name + "-" + daemon }
 
 // Prefix starts every admin token, so a leaked one is easy to recognise.
 const Prefix = "mss_"

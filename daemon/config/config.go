@@ -43,6 +43,13 @@ type Config struct {
 	// PollInterval is how often the change feed reads each site's MAAS
 	// events cursor (webhooks come at once; a full resync runs every 5m).
 	PollInterval time.Duration `yaml:"poll_interval"`
+	// DaemonName names this daemon among the daemons sharing a store: it
+	// holds site leases under it and names its bootstrap admin token.
+	// Empty means the host's name (see Config.Holder); set it when several
+	// daemons share one host.
+	DaemonName string `yaml:"daemon_name"`
+	// Store is the state backend and the site leases.
+	Store Store `yaml:"store"`
 	// Dev runs a simulated site inside the daemon (flag --dev only);
 	// DevIdle skips its demo batch (--dev-idle).
 	Dev     bool `yaml:"-"`
@@ -101,6 +108,7 @@ func Default() Config {
 		Agent:            Agent{Listen: ":5291", HTTP: defaultHTTP(8192)},
 		PollInterval:     10 * time.Second,
 		Events:           defaultEvents(),
+		Store:            defaultStore(),
 		IPMI:             IPMI{Providers: []string{"ipmitool"}, CipherSuite: "3", Timeout: 20 * time.Second},
 	}
 }

@@ -44,6 +44,12 @@ func (c Config) Validate() error {
 	if err := c.Events.validate(); err != nil {
 		return err
 	}
+	if err := checkDaemonName(c.DaemonName); err != "" {
+		return invalid("daemon_name", "%q %s", c.DaemonName, err)
+	}
+	if err := c.Store.validate(); err != nil {
+		return err
+	}
 	return c.Agent.validate()
 }
 

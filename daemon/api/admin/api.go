@@ -22,6 +22,7 @@ type API struct {
 	recon   Reconciliation
 	hooks   Webhooks
 	enroll  Enrollment
+	cluster Cluster
 	log     *slog.Logger
 	now     func() time.Time
 	rand    io.Reader
@@ -32,7 +33,8 @@ type API struct {
 func New(c Config) *API {
 	c = c.withDefaults()
 	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
-		log: c.Logger.With("component", "admin_api"), now: c.Now,
+		cluster: c.Cluster,
+		log:     c.Logger.With("component", "admin_api"), now: c.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout}
 }
 

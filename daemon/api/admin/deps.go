@@ -28,6 +28,7 @@ type Store interface {
 	ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error)
 	ListRunEvents(ctx context.Context, runID string, afterSeq uint64, limit int) ([]lifecycle.RunEvent, error)
 	ListTasks(ctx context.Context, f lifecycle.TaskFilter) ([]lifecycle.AgentTask, error)
+	GetLease(ctx context.Context, siteID string) (lifecycle.Lease, error)
 }
 
 // Runner drives runs (daemon/runner satisfies it). Submit hands it a
@@ -87,9 +88,11 @@ type Config struct {
 	Webhooks       Webhooks
 	// Enrollment issues agent enrollment tokens (503 while nil).
 	Enrollment Enrollment
-	Logger     *slog.Logger
-	Now        func() time.Time
-	Rand       io.Reader // ids, tokens and request ids
+	// Cluster describes the store's cluster; nil is a bolt store.
+	Cluster Cluster
+	Logger  *slog.Logger
+	Now     func() time.Time
+	Rand    io.Reader // ids, tokens and request ids
 	// ProbeTimeout bounds one MAAS probe (10s).
 	ProbeTimeout time.Duration
 }
@@ -121,6 +124,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Webhooks == nil {
 		c.Webhooks = noWebhooks{}
+	}
+	if c.Cluster == nil {
+		c.Cluster = singleStore{}
 	}
 	if c.Enrollment == nil {
 		c.Enrollment = noEnrollment{}

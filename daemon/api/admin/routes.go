@@ -47,6 +47,7 @@ func (a *API) routes() []route {
 		{http.MethodGet, Prefix + "/tokens", admin, a.listTokens},
 		{http.MethodDelete, Prefix + "/tokens/{id}", admin, a.revokeToken},
 		{http.MethodGet, Prefix + "/audit", viewer, a.listAudit},
+		{http.MethodGet, Prefix + "/cluster", viewer, a.clusterStatus},
 		{http.MethodGet, Prefix + "/reconciliation/status", viewer, a.reconciliationStatus},
 		{http.MethodGet, Prefix + "/reconciliation/drift", viewer, a.listDrift},
 		{http.MethodPost, Prefix + "/reconciliation/drift/{node_id}/resolve", operator, a.resolveDrift},

@@ -35,7 +35,7 @@ commands:
   completion bash
             print the bash completion script
   site, policy, override, roce, onboard, onboarding, node, decommission,
-  token, audit:
+  token, audit, cluster:
             operator commands that call the admin API (see help); on a
             MAAS region controller, site create --from-local-maas takes
             the MAAS URL from its regiond.conf (deb or snap)

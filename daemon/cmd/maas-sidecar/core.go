@@ -72,8 +72,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	deps.Bootstrap = cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackages: agentPackages(cfg.Agent),
 		CABundlePEM: string(p.CABundlePEM()), SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL}
 	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
-	host, _ := os.Hostname()
-	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: host,
+	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: cfg.Holder(os.Hostname), LeaseTTL: cfg.Store.LeaseTTL,
 		Defs:         deps.Defs,
 		Observe:      metrics.NewStages(reg).Observe,
 		OnLease:      metrics.NewLeases(reg).Observe,

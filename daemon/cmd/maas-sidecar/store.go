@@ -4,18 +4,22 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
 
-// daemonStore is the open store plus the readiness check built on it.
+// daemonStore is the open store plus the readiness check built on it and
+// the description of its cluster for the admin API.
 type daemonStore struct {
 	lifecycle.Store
+	cluster admin.Cluster
 }
 
 // Check passes when the store answers a read.
@@ -24,20 +28,42 @@ func (s daemonStore) Check(ctx context.Context) error {
 	return err
 }
 
-// startStore opens the bbolt store (its commit latency goes to onCommit)
-// and makes sure the first admin token exists; on failure nothing stays open.
+// startStore opens the store of store.backend (bolt's commit latency goes
+// to onCommit) and makes sure this daemon's admin token exists; on
+// failure nothing stays open. With a shared store each daemon keeps its
+// own bootstrap token, bootstrap-<daemon name>.
 func startStore(ctx context.Context, cfg config.Config, log *slog.Logger, onCommit func(time.Duration)) (daemonStore, error) {
-	st, err := bolt.Open(filepath.Join(cfg.StateDir, bolt.FileName), bolt.Options{
-		Logger:      log.With("component", "store"),
-		LockTimeout: cfg.StoreLockTimeout,
-		OnCommit:    onCommit,
-	})
+	holder := cfg.Holder(os.Hostname)
+	var st daemonStore
+	var err error
+	switch cfg.Store.Backend {
+	case config.BackendDqlite:
+		st, err = openDqlite(ctx, cfg, holder, log)
+	default:
+		st.cluster = singleStore{daemon: holder}
+		st.Store, err = bolt.Open(filepath.Join(cfg.StateDir, bolt.FileName), bolt.Options{
+			Logger:      log.With("component", "store"),
+			LockTimeout: cfg.StoreLockTimeout,
+			OnCommit:    onCommit,
+		})
+	}
 	if err != nil {
 		return daemonStore{}, err
 	}
-	_, err = admintoken.Ensure(ctx, st, admintoken.Options{Dir: cfg.StateDir, Logger: log.With("component", "admintoken")})
+	name := admintoken.Name
+	if cfg.Store.Shared() {
+		name = admintoken.BootstrapName(holder)
+	}
+	_, err = admintoken.Ensure(ctx, st, admintoken.Options{Dir: cfg.StateDir, Name: name, Logger: log.With("component", "admintoken")})
 	if err != nil {
 		return daemonStore{}, errors.Join(err, st.Close())
 	}
-	return daemonStore{st}, nil
+	return st, nil
+}
+
+// singleStore is the cluster of a bolt store: this daemon alone.
+type singleStore struct{ daemon string }
+
+func (s singleStore) Cluster(context.Context) (admin.ClusterInfo, error) {
+	return admin.ClusterInfo{Backend: config.BackendBolt, Daemon: s.daemon, Members: []admin.ClusterMember{}}, nil
 }

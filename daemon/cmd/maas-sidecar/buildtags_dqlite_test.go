@@ -1,0 +1,6 @@
+//go:build dqlite
+
+package main_test
+
+// buildTags: see buildtags_test.go.
+const buildTags = "dqlite,libsqlite3"

@@ -1,0 +1,106 @@
+//go:build dqlite
+
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/canonical/go-dqlite/app"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/pki"
+	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+)
+
+// DqliteDir is the dqlite member's data directory inside state_dir.
+const DqliteDir = "dqlite"
+
+// peerCheckTimeout bounds the check of one member's CA and signing key.
+const peerCheckTimeout = 3 * time.Second
+
+// openDqlite starts this daemon's member of the dqlite cluster (data in
+// <state_dir>/dqlite, TLS with a member certificate from the CA in
+// <state_dir>/pki) and opens the store on it. Before it joins, every
+// member of store.dqlite.join that answers must present a certificate of
+// the same CA carrying the same task-signing key: the agents trust one CA
+// and one signing key whichever daemon serves them.
+func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog.Logger) (daemonStore, error) {
+	d := cfg.Store.Dqlite
+	p, err := openPKI(cfg.StateDir)
+	if err != nil {
+		return daemonStore{}, err
+	}
+	host, _, _ := net.SplitHostPort(d.Address) // validated by config
+	cert, err := p.PeerCertificate(host)
+	if err != nil {
+		return daemonStore{}, err
+	}
+	if err := checkPeers(ctx, p, cert, d.Join, log); err != nil {
+		return daemonStore{}, err
+	}
+	dir := filepath.Join(cfg.StateDir, DqliteDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return daemonStore{}, fmt.Errorf("store: %w", err)
+	}
+	listen, dial := app.SimpleTLSConfig(cert, p.CertPool())
+	octx, cancel := context.WithTimeout(ctx, dqlite.DefaultTimeout)
+	defer cancel()
+	log.Info("starting dqlite member", "address", d.Address, "join", d.Join, "dir", dir)
+	st, err := dqlite.Open(octx, dir, dqlite.Options{Address: d.Address, Join: d.Join,
+		TLS: &dqlite.TLS{Listen: listen, Dial: dial}, Logger: log.With("component", "store")})
+	if err != nil {
+		return daemonStore{}, err
+	}
+	return daemonStore{Store: st, cluster: dqliteCluster{st: st, daemon: holder}}, nil
+}
+
+// checkPeers refuses to join members that do not share this daemon's CA
+// and task-signing key; a member that does not answer is skipped.
+func checkPeers(ctx context.Context, p *pki.PKI, self tls.Certificate, join []string, log *slog.Logger) error {
+	for _, addr := range join {
+		cctx, cancel := context.WithTimeout(ctx, peerCheckTimeout)
+		err := p.CheckPeer(cctx, addr, self)
+		cancel()
+		switch {
+		case errors.Is(err, pki.ErrPeerMismatch):
+			return fmt.Errorf("store.dqlite.join: %w; copy %s, %s and %s from the first member's state_dir/pki into this daemon's before its first start",
+				err, pki.CACertFile, pki.CAKeyFile, pki.SigningKeyFile)
+		case err != nil:
+			log.Warn("dqlite member not reachable for the CA check; joining anyway", "member", addr, "err", err)
+		}
+	}
+	return nil
+}
+
+// dqliteCluster describes the dqlite cluster for GET /cluster.
+type dqliteCluster struct {
+	st     *dqlite.Store
+	daemon string
+}
+
+func (c dqliteCluster) Cluster(ctx context.Context) (admin.ClusterInfo, error) {
+	n := c.st.Node()
+	info := admin.ClusterInfo{Backend: config.BackendDqlite, Clustered: true, Daemon: c.daemon, Self: n.Address()}
+	leader, err := n.Leader(ctx)
+	if err != nil {
+		return info, err
+	}
+	members, err := n.Members(ctx)
+	if err != nil {
+		return info, err
+	}
+	info.Leader = leader
+	for _, m := range members {
+		info.Members = append(info.Members, admin.ClusterMember{ID: m.ID, Address: m.Address, Role: m.Role})
+	}
+	return info, nil
+}

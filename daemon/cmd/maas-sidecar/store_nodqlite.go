@@ -1,0 +1,17 @@
+//go:build !dqlite
+
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// openDqlite refuses: this build leaves the dqlite store out.
+func openDqlite(context.Context, config.Config, string, *slog.Logger) (daemonStore, error) {
+	return daemonStore{}, lifecycle.Invalid("config", "store.backend",
+		"store.backend: this build has no dqlite store; build with -tags dqlite,libsqlite3")
+}
