@@ -74,14 +74,17 @@ lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integratio
 	CGO_ENABLED=1 $(GO) vet -tags $(DQLITE_TAGS),integration ./daemon/store/... ./daemon/cmd/maas-sidecar/...
 	printf 'default:\ntagged: -tags=integration,e2e\ndqlite: -tags=$(DQLITE_TAGS)\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
 
-# Debian packages. The binaries are static (CGO_ENABLED=0: only the
-# dqlite store, a build tag the packages leave out, needs cgo), built
-# reproducibly (-trimpath, no build id, no VCS stamp), stripped (-s -w) and stamped with the
-# Debian version; every file in the packages carries SOURCE_DATE_EPOCH, the
-# commit's time. Binaries are rebuilt only when a Go source, go.mod or the
-# build flags
-# (the version among them) changed. The packager (nfpm) is pinned in its own module,
-# hack/pkg, so it adds nothing to the product's dependencies.
+# Debian packages. The agent is static (CGO_ENABLED=0) for amd64 and
+# arm64. The daemon (amd64) has the dqlite store: cgo with the tags
+# $(DQLITE_TAGS), linked against Debian's libdqlite and libsqlite3 as a PIE
+# with full RELRO, BIND_NOW and fortified C; the packager derives its Depends from the
+# binary with dpkg-shlibdeps. Both are built reproducibly (-trimpath, no
+# build id, no VCS stamp), stripped (-s -w) and
+# stamped with the Debian version; every file in the packages carries
+# SOURCE_DATE_EPOCH, the commit's time. Binaries are rebuilt only when a
+# Go source, go.mod or the build flags (the version among them) changed.
+# The packager (nfpm) is pinned in its own module, hack/pkg, so it adds
+# nothing to the product's dependencies.
 DIST              ?= dist
 DEB_BUILD         ?= $(BIN)/deb
 # DEB_SRC is the tree the packages' files come from (units, conffile, scripts).
@@ -89,7 +92,13 @@ DEB_SRC           ?= .
 DEB_VERSION       ?= $(shell hack/debversion.sh)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct)
 DEB_LDFLAGS       := -s -w -buildid= -X github.com/gpuaas/maas-sidecar/internal/buildinfo.Version=$(DEB_VERSION)
-DEB_GO            := CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -buildvcs=false -ldflags '$(DEB_LDFLAGS)'
+DEB_FLAGS         := -trimpath -buildvcs=false -ldflags '$(DEB_LDFLAGS)'
+DEB_GO            := CGO_ENABLED=0 GOOS=linux $(GO) build $(DEB_FLAGS)
+# The C parts (runtime/cgo, go-dqlite's and go-sqlite3's bindings) get
+# Debian's hardening flags; they live in GOROOT and the module cache, not
+# the checkout, so two checkouts give the same bytes.
+DEB_CGO           := CGO_ENABLED=1 GOOS=linux GOARCH=amd64 CGO_CFLAGS='-O2 -g -fstack-protector-strong -D_FORTIFY_SOURCE=2' \
+	$(GO) build -buildmode=pie -tags $(DQLITE_TAGS) $(DEB_FLAGS)
 DEB_BINS          := $(DEB_BUILD)/amd64/maas-sidecar $(DEB_BUILD)/amd64/gpuaas-node-agent $(DEB_BUILD)/arm64/gpuaas-node-agent
 GO_SRC            := go.mod go.sum $(shell find daemon agent internal ipmi cloudinit -name '*.go' -not -name '*_test.go')
 PKGDEB            := $(BIN)/pkgdeb
@@ -100,10 +109,11 @@ deb: $(DEB_BINS) $(PKGDEB) ## Build the .deb packages into $(DIST)/ (override DE
 
 # The build flags (the version among them), rewritten only when they change.
 $(DEB_BUILD)/.flags: FORCE
-	@mkdir -p $(@D); echo '$(DEB_GO)' | cmp -s - $@ || echo '$(DEB_GO)' > $@
+	@mkdir -p $(@D); echo '$(DEB_GO) $(DEB_CGO)' | cmp -s - $@ || echo '$(DEB_GO) $(DEB_CGO)' > $@
 
 $(DEB_BUILD)/amd64/maas-sidecar: $(GO_SRC) $(DEB_BUILD)/.flags
-	GOARCH=amd64 $(DEB_GO) -o $@ ./daemon/cmd/maas-sidecar
+	@test -f /usr/include/dqlite.h -a -f /usr/include/raft.h || { echo "deb: the daemon links libdqlite: install libdqlite-dev and libraft-dev (make test-deps)"; exit 1; }
+	$(DEB_CGO) -o $@ ./daemon/cmd/maas-sidecar
 
 $(DEB_BUILD)/%/gpuaas-node-agent: $(GO_SRC) $(DEB_BUILD)/.flags
 	GOARCH=$* $(DEB_GO) -o $@ ./agent/cmd/gpuaas-node-agent

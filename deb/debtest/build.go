@@ -3,7 +3,9 @@
 // every file with its owner and mode, control fields, conffiles and
 // byte-for-byte reproducibility. Other tests (the chroot install test)
 // call Build to get packages of a chosen version; it needs make, the Go
-// toolchain and a module cache holding nfpm, not the network.
+// toolchain with cgo, libdqlite-dev and libraft-dev (the daemon links
+// libdqlite), dpkg-shlibdeps and a module cache holding nfpm, not the
+// network.
 package debtest
 
 import (

@@ -15,9 +15,9 @@ import (
 var workDir string
 
 func TestMain(m *testing.M) {
-	for _, tool := range []string{"make", "dpkg-deb", "lintian"} {
+	for _, tool := range []string{"make", "dpkg-deb", "dpkg-shlibdeps", "lintian"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			fmt.Fprintf(os.Stderr, "debtest: %s is needed (hack/install-test-deps.sh installs lintian): %v\n", tool, err)
+			fmt.Fprintf(os.Stderr, "debtest: %s is needed (hack/install-test-deps.sh installs lintian and dpkg-dev): %v\n", tool, err)
 			os.Exit(1)
 		}
 	}

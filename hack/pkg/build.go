@@ -41,11 +41,19 @@ func (b builder) write(p pkgSpec) (string, error) {
 
 func (b builder) info(p pkgSpec) (*nfpm.Info, error) {
 	contents := files.Contents{}
+	depends := p.depends
 	for _, f := range p.files {
 		src := b.path(f)
 		fi, err := os.Stat(src)
 		if err != nil {
 			return nil, err
+		}
+		if f.from == fromBin {
+			libs, err := libDepends(p.name, src)
+			if err != nil {
+				return nil, err
+			}
+			depends = append(depends[:len(depends):len(depends)], libs...)
 		}
 		typ := files.TypeFile
 		if f.conffile {
@@ -58,7 +66,7 @@ func (b builder) info(p pkgSpec) (*nfpm.Info, error) {
 		Name: p.name, Arch: p.arch, Platform: "linux", Version: b.opts.version, VersionSchema: "none",
 		Section: "admin", Priority: "optional", Maintainer: maintainer, Homepage: homepage,
 		Description: p.summary + "\n" + p.description, MTime: b.mtime,
-		Overridables: nfpm.Overridables{Depends: p.depends, Recommends: p.recommends, Contents: contents},
+		Overridables: nfpm.Overridables{Depends: depends, Recommends: p.recommends, Contents: contents},
 	})
 	for _, s := range scripts {
 		path := filepath.Join(b.opts.src, "deb", p.name, "scripts", s)

@@ -7,7 +7,10 @@
 //
 // --bin holds <arch>/<binary> for every package's architecture. The man
 // pages and the bash completion are generated from the amd64 binaries'
-// own help, so the builder runs them (on an amd64 host). Every file and
+// own help, so the builder runs them (on an amd64 host). A dynamically
+// linked binary (the daemon, with the dqlite store) adds the Depends
+// dpkg-shlibdeps derives from it, so the host needs dpkg-dev and the
+// libraries it was linked against. Every file and
 // directory of a package carries the --epoch mtime and every gzip stream
 // is written without a timestamp: the same inputs give the same bytes.
 // Nothing is fetched: once the module cache holds nfpm the build is

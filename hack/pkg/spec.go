@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 )
 
-// pkgSpec is one .deb: its control fields and its files.
+// pkgSpec is one .deb: its control fields and its files. depends are
+// the fixed ones; the packaged binaries' shared libraries are added when
+// the package is built (libDepends).
 type pkgSpec struct {
 	name, arch           string
 	summary, description string

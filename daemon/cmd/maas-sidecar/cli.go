@@ -14,7 +14,6 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/logging"
-	"github.com/gpuaas/maas-sidecar/internal/buildinfo"
 )
 
 // Exit codes: 0 success, 1 the command failed, 2 the command line is wrong.
@@ -30,7 +29,7 @@ commands:
   serve     run the daemon (see maas-sidecar serve -h)
   migrate   bring the store to this binary's schema version, with the
             daemon stopped; --check lists pending migrations (see -h)
-  version   print the version
+  version   print the version and the store backends built in
   help      show this help
   completion bash
             print the bash completion script
@@ -59,8 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "migrate":
 		return runMigrate(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, buildinfo.String())
-		return exitOK
+		return runVersion(stdout)
 	case "completion":
 		return runCompletion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
