@@ -21,6 +21,9 @@ func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	if c.secrets != nil {
 		cfg.Secrets = c.secrets
 	}
+	if b, ok := st.Store.(admin.Backup); ok {
+		cfg.Backup = b // the bbolt store: GET /backup
+	}
 	return admin.New(cfg).Handler()
 }
 
