@@ -21,8 +21,11 @@ func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	if c.secrets != nil {
 		cfg.Secrets = c.secrets
 	}
-	if b, ok := st.Store.(admin.Backup); ok {
-		cfg.Backup = b // the bbolt store: GET /backup
+	switch b := st.Store.(type) {
+	case admin.Backup: // bbolt: a copy of the store file
+		cfg.Backup = b
+	case lifecycle.Exporter: // dqlite: the export stream
+		cfg.Backup, cfg.BackupExt = exportBackup{b}, ".jsonl.gz"
 	}
 	return admin.New(cfg).Handler()
 }

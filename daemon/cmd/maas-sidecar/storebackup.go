@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/store/storecopy"
 )
@@ -85,4 +86,27 @@ func writeAtomically(path string, write func(*os.File) error) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// exportBackup is the online backup of a store that has no file to copy
+// (dqlite): its export stream, of a size unknown in advance.
+type exportBackup struct{ src lifecycle.Exporter }
+
+// WriteBackup writes the export stream to w.
+func (e exportBackup) WriteBackup(ctx context.Context, w io.Writer, start func(size int64)) (int64, error) {
+	start(-1)
+	cw := &countingWriter{w: w}
+	_, err := storecopy.WriteStream(ctx, e.src, cw)
+	return cw.n, err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

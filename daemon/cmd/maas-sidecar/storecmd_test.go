@@ -135,3 +135,29 @@ func TestStoreCmdUsage(t *testing.T) {
 		})
 	}
 }
+
+func TestExportBackup(t *testing.T) {
+	dir, _ := populatedDir(t)
+	st, err := bolt.Open(filepath.Join(dir, bolt.FileName), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var buf bytes.Buffer
+	size := int64(0)
+	n, err := exportBackup{st}.WriteBackup(context.Background(), &buf, func(s int64) { size = s })
+	if err != nil || n != int64(buf.Len()) || size != -1 {
+		t.Fatalf("WriteBackup = %d, %v (size %d, %d bytes)", n, err, size, buf.Len())
+	}
+	recs, err := storecopy.ReadStream(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := storecopy.Snapshot(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := storecopy.Verify(want, recs); err != nil {
+		t.Fatal(err)
+	}
+}
