@@ -13,8 +13,8 @@ TEST_ENV  := MAAS_SIDECAR_VAULTDEV=$(abspath $(VAULTDEV))
 # the system SQLite instead of compiling a second one.
 DQLITE_TAGS := dqlite,libsqlite3
 # The daemon's cluster test runs two serve processes built with the tags.
-DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... && \
-	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^TestCluster' ./daemon/cmd/maas-sidecar/
+DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... ./daemon/store/storecopy/... && \
+	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite)' ./daemon/cmd/maas-sidecar/
 
 .PHONY: help build run test test-unit test-integration test-dqlite e2e lint bench deb clean
 

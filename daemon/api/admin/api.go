@@ -27,6 +27,8 @@ type API struct {
 	now     func() time.Time
 	rand    io.Reader
 	probeTO time.Duration
+	snap    Backup
+	snapExt string
 }
 
 // New returns the admin API over c's dependencies.
@@ -35,7 +37,7 @@ func New(c Config) *API {
 	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
 		cluster: c.Cluster,
 		log:     c.Logger.With("component", "admin_api"), now: c.Now,
-		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout}
+		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt}
 }
 
 // call is one authenticated request as a handler sees it.

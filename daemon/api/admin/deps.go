@@ -95,6 +95,10 @@ type Config struct {
 	Rand    io.Reader // ids, tokens and request ids
 	// ProbeTimeout bounds one MAAS probe (10s).
 	ProbeTimeout time.Duration
+	// Backup serves GET /backup (503 while nil); BackupExt ends the
+	// download's file name (".db", a bbolt file).
+	Backup    Backup
+	BackupExt string
 }
 
 func (c Config) withDefaults() Config {
@@ -106,6 +110,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Rand == nil {
 		c.Rand = rand.Reader
+	}
+	if c.BackupExt == "" {
+		c.BackupExt = ".db"
 	}
 	if c.ProbeTimeout == 0 {
 		c.ProbeTimeout = 10 * time.Second

@@ -41,6 +41,12 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route, c *call) (
 		var status int
 		var body any
 		status, body, err = rt.h(r, c)
+		if st, ok := body.(stream); ok && err == nil {
+			if err := st(w); err != nil {
+				return http.StatusInternalServerError, err // the answer was cut short
+			}
+			return status, nil
+		}
 		if err == nil {
 			writeBody(w, status, body)
 			return status, nil

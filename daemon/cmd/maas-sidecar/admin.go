@@ -21,6 +21,12 @@ func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	if c.secrets != nil {
 		cfg.Secrets = c.secrets
 	}
+	switch b := st.Store.(type) {
+	case admin.Backup: // bbolt: a copy of the store file
+		cfg.Backup = b
+	case lifecycle.Exporter: // dqlite: the export stream
+		cfg.Backup, cfg.BackupExt = exportBackup{b}, ".jsonl.gz"
+	}
 	return admin.New(cfg).Handler()
 }
 

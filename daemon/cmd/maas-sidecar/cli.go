@@ -29,6 +29,12 @@ commands:
   serve     run the daemon (see maas-sidecar serve -h)
   migrate   bring the store to this binary's schema version, with the
             daemon stopped; --check lists pending migrations (see -h)
+  store migrate --from <store> --to <store>
+            copy a store into an empty one (bbolt to dqlite or back)
+            and verify it record by record (see -h)
+  backup    write a consistent snapshot of a stopped daemon's store
+            (a running daemon: GET /api/v1/admin/backup)
+  restore   restore a backup into an empty store, verified
   version   print the version and the store backends built in
   help      show this help
   completion bash
@@ -57,6 +63,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runServe(args[1:], stderr)
 	case "migrate":
 		return runMigrate(args[1:], stdout, stderr)
+	case "store":
+		return runStore(args[1:], stdout, stderr)
+	case "backup":
+		return runStoreCmd(backupCmd(), args[1:], stdout, stderr)
+	case "restore":
+		return runStoreCmd(restoreCmd(), args[1:], stdout, stderr)
 	case "version":
 		return runVersion(stdout)
 	case "completion":
