@@ -58,7 +58,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 
 	st, err := startStore(ctx, cfg, log, metrics.NewCommits(reg).Observe)
 	if err != nil {
-		return errors.Join(err, p.Stop())
+		return startFailed(ctx, log, errors.Join(err, p.Stop()))
 	}
 	site, ad, err := pickAdapters(ctx, cfg, st, reg, log)
 	var c *core
@@ -66,7 +66,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		c, err = buildCore(cfg, st, ad, reg, log)
 	}
 	if err != nil {
-		return errors.Join(err, p.Stop(st.Close))
+		return startFailed(ctx, log, errors.Join(err, p.Stop(st.Close)))
 	}
 	p.Go(stageHTTP, c.agents.run)
 	for _, run := range c.runs {
@@ -103,6 +103,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	log.Info("maas-sidecar stopped")
 	return nil
+}
+
+// startFailed is what serve returns when start-up failed: nothing when
+// the failure is the stop signal itself (systemctl stop during start-up
+// is a clean stop, not a failed unit), else err.
+func startFailed(ctx context.Context, log *slog.Logger, err error) error {
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		log.Info("maas-sidecar stopped during start-up", "reason", "signal")
+		return nil
+	}
+	return err
 }
 
 // prepareStateDir creates dir with mode 0700, tightening an existing one.

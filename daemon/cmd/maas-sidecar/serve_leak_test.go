@@ -98,3 +98,22 @@ func TestServeOwnsItsGoroutines(t *testing.T) {
 		})
 	}
 }
+
+// TestStopDuringStartUp: a stop signal that arrives while the store is
+// still being opened (systemctl stop right after start) is a clean stop,
+// not a failure, and leaves no goroutine behind.
+func TestStopDuringStartUp(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	cfg := config.Default()
+	cfg.StateDir = filepath.Join(t.TempDir(), "state")
+	cfg.AdminListen, cfg.Agent.Listen = "127.0.0.1:0", "127.0.0.1:0"
+	var logs logLines
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := serve(ctx, cfg, slog.New(slog.NewJSONHandler(&logs, nil))); err != nil {
+		t.Fatalf("serve() stopped during start-up = %v, want nil", err)
+	}
+	if !logs.has("maas-sidecar stopped during start-up") {
+		t.Errorf("no start-up stop logged:\n%s", logs.buf.String())
+	}
+}
