@@ -35,6 +35,11 @@ type Config struct {
 	SitesInterval time.Duration
 	// Workers bounds concurrent machine re-reads [8].
 	Workers int
+	// Follows says whether this daemon follows a site's MAAS [every
+	// site]. Daemons sharing one store follow only the sites whose lease
+	// they hold: the holder's runner is the one to wake, and one events
+	// cursor per site moves forward. Call Refollow when it changes.
+	Follows func(siteID string) bool
 }
 
 func (c Config) withDefaults() Config {
@@ -63,11 +68,12 @@ func (c Config) withDefaults() Config {
 // Feed is the change feed. Create with New; Run drives it; Receive is the
 // webhook endpoint's logic.
 type Feed struct {
-	cfg     Config
-	log     *slog.Logger
-	ingest  chan ingestReq
-	kick    chan struct{}
-	secrets secretCache
+	cfg      Config
+	log      *slog.Logger
+	ingest   chan ingestReq
+	kick     chan struct{}
+	refollow chan struct{} // wakes the sites loop (Refollow)
+	secrets  secretCache
 	// rejectLog logs rejected webhooks once per site a minute.
 	rejectLog throttle.Throttle
 	mu        sync.Mutex
@@ -79,7 +85,7 @@ type Feed struct {
 func New(cfg Config) *Feed {
 	cfg = cfg.withDefaults()
 	return &Feed{cfg: cfg, log: cfg.Logger.With("component", "feed"), ingest: make(chan ingestReq, 4096),
-		kick: make(chan struct{}, 1), known: map[string]map[string]string{}, running: make(chan struct{}),
+		kick: make(chan struct{}, 1), refollow: make(chan struct{}, 1), known: map[string]map[string]string{}, running: make(chan struct{}),
 		secrets: secretCache{src: cfg.Secrets, now: cfg.Clock.Now, entries: map[string]secretEntry{}}}
 }
 

@@ -39,6 +39,7 @@ type opts struct {
 	requireHWSync bool
 	clock         clockwork.Clock // store and reconciler clock (real when nil)
 	noFeed        bool            // build everything but do not run the feed
+	follows       func(string) bool
 }
 
 // site is one simulated MAAS site with the daemon's feed, reconciler and
@@ -101,7 +102,8 @@ func (s *site) build(o opts, vault memSecrets) {
 	s.reg.MustRegister(&reconcile.Collector{Store: s.store, Clock: o.clock})
 	s.feed = feed.New(feed.Config{Store: s.store, Connector: siteMaas{sm}, Secrets: store,
 		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),
-		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: 20 * time.Millisecond, SitesInterval: time.Hour})
+		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: 20 * time.Millisecond, SitesInterval: time.Hour,
+		Follows: o.follows})
 }
 
 func (s *site) createSite(secrets memSecrets, hwSync bool) {

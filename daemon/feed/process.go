@@ -45,7 +45,9 @@ func (f *Feed) processInbox(ctx context.Context) bool {
 	}
 	bySite := map[string][]lifecycle.WebhookEvent{}
 	for _, e := range evs {
-		bySite[e.SiteID] = append(bySite[e.SiteID], e)
+		if f.follows(e.SiteID) { // another daemon's site: left for its holder
+			bySite[e.SiteID] = append(bySite[e.SiteID], e)
+		}
 	}
 	var done []uint64
 	for site, es := range bySite {

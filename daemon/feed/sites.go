@@ -23,18 +23,45 @@ func (f *Feed) sitesLoop(ctx context.Context) error {
 			f.log.Warn("list sites failed; the site loops keep running", "err", err)
 		}
 		f.prune(ctx)
-		if !clocks.Sleep(ctx, f.cfg.Clock, f.cfg.SitesInterval) {
+		if !f.sleepSites(ctx) {
 			return nil
 		}
 	}
 }
 
-// track starts the loops of new live sites and stops those of sites that
-// are gone or deleted.
+// Refollow makes the feed look again at which sites it follows (a lease
+// was taken or lost) without waiting for SitesInterval.
+func (f *Feed) Refollow() {
+	select {
+	case f.refollow <- struct{}{}:
+	default:
+	}
+}
+
+// sleepSites waits SitesInterval or a Refollow; false when ctx ended.
+func (f *Feed) sleepSites(ctx context.Context) bool {
+	t := f.cfg.Clock.NewTimer(f.cfg.SitesInterval)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.Chan():
+	case <-f.refollow:
+	}
+	return true
+}
+
+// follows: the site is this daemon's to follow (Config.Follows).
+func (f *Feed) follows(siteID string) bool {
+	return f.cfg.Follows == nil || f.cfg.Follows(siteID)
+}
+
+// track starts the loops of new live sites this daemon follows and stops
+// those of sites that are gone, deleted or no longer followed.
 func (f *Feed) track(ctx context.Context, sites []lifecycle.Site, running map[string]context.CancelFunc, wg *sync.WaitGroup) {
 	live := map[string]bool{}
 	for _, s := range sites {
-		if s.Status == lifecycle.SiteDeleted {
+		if s.Status == lifecycle.SiteDeleted || !f.follows(s.ID) {
 			continue
 		}
 		live[s.ID] = true

@@ -72,10 +72,11 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	deps.Bootstrap = cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackages: agentPackages(cfg.Agent),
 		CABundlePEM: string(p.CABundlePEM()), SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL}
 	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
+	leases, held := metrics.NewLeases(reg), &heldSites{}
 	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: cfg.Holder(os.Hostname), LeaseTTL: cfg.Store.LeaseTTL,
 		Defs:         deps.Defs,
 		Observe:      metrics.NewStages(reg).Observe,
-		OnLease:      metrics.NewLeases(reg).Observe,
+		OnLease:      func(e runner.LeaseEvent) { leases.Observe(e); held.observe(e) },
 		ScanInterval: scanInterval(st)})
 	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log,
 		Metrics: reconcile.NewMetrics(reg)})
@@ -84,7 +85,9 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		Reconciler: recon, Waker: c.runner, Logger: log, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval,
 		// A site created through the admin API is followed within one
 		// poll interval, not the feed's 30 s default (a store read).
-		SitesInterval: min(cfg.PollInterval, 30*time.Second)})
+		SitesInterval: min(cfg.PollInterval, 30*time.Second),
+		Follows:       follows(st, held)})
+	held.changed = c.feed.Refollow
 	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
 	return c, nil
 }
@@ -97,6 +100,15 @@ func scanInterval(st daemonStore) time.Duration {
 		return 2 * time.Second
 	}
 	return 0
+}
+
+// follows is the feed's choice of sites: every site on a store of its
+// own, the sites this daemon holds on a shared store.
+func follows(st daemonStore, held *heldSites) func(string) bool {
+	if scanInterval(st) == 0 {
+		return nil
+	}
+	return held.has
 }
 
 // agentPackages is the config's agent packages by Debian architecture
