@@ -16,7 +16,7 @@ DQLITE_TAGS := dqlite,libsqlite3
 DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... ./daemon/store/storecopy/... && \
 	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite)' ./daemon/cmd/maas-sidecar/
 
-.PHONY: help build run test test-unit test-integration test-dqlite e2e lint bench deb clean
+.PHONY: help build run test test-unit test-integration test-dqlite test-cluster e2e lint bench deb clean
 
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -48,6 +48,14 @@ test-dqlite: test-deps ## Run the dqlite store's tests only (cgo, tags $(DQLITE_
 
 e2e: $(VAULTDEV) ## Run the end-to-end tests on the real binaries (daemon, agent, simulator, Vault as processes).
 	$(TEST_ENV) $(GO) test -count=1 -tags e2e $(E2E_PKGS)
+
+# Three serve daemons built with the dqlite tags on one store cluster, on
+# the real simulator, agents and Vault: failover of a killed lease holder,
+# fencing of a frozen one, quorum loss. Not part of make test yet: the
+# fencing test can stall: every member follows the MAAS change feed and
+# wakes its own runner, so the lease holder may not be woken.
+test-cluster: test-deps $(VAULTDEV) ## Run the end-to-end cluster tests (cgo, tags e2e,dqlite).
+	$(TEST_ENV) CGO_ENABLED=1 $(GO) test -count=1 -tags e2e,dqlite -run '^TestCluster' $(E2E_PKGS)
 
 test-deps:
 	hack/install-test-deps.sh

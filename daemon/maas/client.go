@@ -38,6 +38,10 @@ type Config struct {
 	Jitter                        func() float64
 	// Metrics counts requests and errors by op; nil counts nothing.
 	Metrics *Metrics
+	// UserAgent is sent with every request, e.g. "maas-sidecar/1.2
+	// (region-a)", so that MAAS's logs tell the daemons sharing a site
+	// apart; "" sends Go's default.
+	UserAgent string
 }
 
 // Client talks to one MAAS region. It is safe for concurrent use.
@@ -53,6 +57,7 @@ type Client struct {
 	jitter  func() float64
 	wait    func(ctx context.Context, d time.Duration) bool // false when ctx ended first
 	metrics *Metrics
+	agent   string
 }
 
 // New validates cfg and returns a Client. It makes no request.
@@ -71,7 +76,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{api: u.JoinPath("api", "2.0"), key: key, http: cfg.HTTPClient, log: cfg.Logger,
 		now: cfg.Now, rnd: cfg.Rand, retries: cfg.ReadRetries, retry: backoff.Policy{Initial: cfg.RetryBackoff, Max: cfg.RetryMaxBackoff},
-		jitter: cfg.Jitter, wait: sleep, metrics: cfg.Metrics}
+		jitter: cfg.Jitter, wait: sleep, metrics: cfg.Metrics, agent: cfg.UserAgent}
 	c.api.Path += "/"
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}

@@ -102,6 +102,9 @@ func (c *Client) once(ctx context.Context, r request) ([]byte, error) {
 	}
 	req.Header.Set("Authorization", auth)
 	req.Header.Set("Accept", "application/json")
+	if c.agent != "" {
+		req.Header.Set("User-Agent", c.agent)
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, c.transportError(r.op, err)

@@ -22,11 +22,14 @@ type Sites struct {
 	Logger  *slog.Logger
 	Now     func() time.Time // the clock OAuth timestamps use
 	Metrics *Metrics         // MAAS requests and errors by op; nil for none
+	// UserAgent names this daemon to MAAS (Config.UserAgent).
+	UserAgent string
 }
 
 // Dial returns a client of the region at baseURL with apiKey.
 func (s Sites) Dial(baseURL string, apiKey lifecycle.Secret) (*Client, error) {
-	return New(Config{BaseURL: baseURL, APIKey: apiKey, Logger: s.Logger, Now: s.Now, Metrics: s.Metrics})
+	return New(Config{BaseURL: baseURL, APIKey: apiKey, Logger: s.Logger, Now: s.Now, Metrics: s.Metrics,
+		UserAgent: s.UserAgent})
 }
 
 // Open returns a client of site's region with its API key read now.

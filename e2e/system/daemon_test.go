@@ -21,6 +21,8 @@ type daemon struct {
 	config, stateDir     string
 	adminAddr, agentAddr string
 	incarnations         int
+	bin                  string // the daemon binary; "" is bins.daemon
+	name                 string // the process's name in failures; "" is maas-sidecar serve
 }
 
 // newDaemon writes the config file: Vault with a token file, the agent
@@ -60,8 +62,14 @@ vault:
 func (d *daemon) start() {
 	d.t.Helper()
 	d.incarnations++
-	d.proc = startProc(d.t, fmt.Sprintf("maas-sidecar serve #%d", d.incarnations), nil, bins.daemon,
-		"serve", "--config", d.config)
+	bin, name := d.bin, d.name
+	if bin == "" {
+		bin = bins.daemon
+	}
+	if name == "" {
+		name = "maas-sidecar serve"
+	}
+	d.proc = startProc(d.t, fmt.Sprintf("%s #%d", name, d.incarnations), nil, bin, "serve", "--config", d.config)
 	d.proc.waitLine(30*time.Second, `"admin listener bound"`, d.adminAddr)
 	d.proc.waitLine(30*time.Second, `"agent listener bound"`, d.agentAddr)
 	d.proc.waitLine(30*time.Second, `"maas-sidecar ready"`)

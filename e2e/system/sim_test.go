@@ -97,8 +97,10 @@ func (s *sim) control(path string, body any) {
 
 // request is one line of the simulator's request log.
 type request struct {
+	Time             time.Time
 	Method, Path, Op string
 	Status           int
+	UserAgent        string `json:"user_agent"`
 }
 
 // requests reads the request log.

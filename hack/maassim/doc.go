@@ -11,7 +11,7 @@
 // address), the MAAS URL and API key, then serves until SIGTERM or SIGINT.
 //
 // With --request-log, every MAAS API call is appended to FILE as one JSON
-// line (method, path, op, status): end-to-end tests count deploys,
+// line (method, path, op, status, User-Agent): end-to-end tests count deploys,
 // releases and power actions per machine from it.
 //
 // With --hold, each named op acts on its request (the machine changes

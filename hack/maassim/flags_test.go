@@ -42,7 +42,7 @@ func TestValidate(t *testing.T) {
 }
 
 // The request log has one line per MAAS API call, with its op and status,
-// and none for the control routes.
+// and the caller's User-Agent, and none for the control routes.
 func TestRequestLog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "requests.jsonl")
 	l, err := openRequestLog(path)
@@ -55,7 +55,9 @@ func TestRequestLog(t *testing.T) {
 		}
 	}))
 	for _, u := range []string{"/MAAS/api/2.0/machines/abc/?op=deploy", "/_sim/step", "/MAAS/api/2.0/machines/abc/?op=release"} {
-		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, u, nil))
+		req := httptest.NewRequest(http.MethodPost, u, nil)
+		req.Header.Set("User-Agent", "maas-sidecar/dev (region-a)")
+		h.ServeHTTP(httptest.NewRecorder(), req)
 	}
 	l.close()
 	f, err := os.Open(path)
@@ -69,9 +71,10 @@ func TestRequestLog(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.Time.Before(time.Now().Add(-time.Minute)) {
 			t.Fatalf("bad line %q: %v", sc.Text(), err)
 		}
-		got = append(got, r.Method+" "+r.Path+" "+r.Op+" "+http.StatusText(r.Status))
+		got = append(got, r.Method+" "+r.Path+" "+r.Op+" "+http.StatusText(r.Status)+" "+r.UserAgent)
 	}
-	want := []string{"POST /MAAS/api/2.0/machines/abc/ deploy OK", "POST /MAAS/api/2.0/machines/abc/ release Conflict"}
+	want := []string{"POST /MAAS/api/2.0/machines/abc/ deploy OK maas-sidecar/dev (region-a)",
+		"POST /MAAS/api/2.0/machines/abc/ release Conflict maas-sidecar/dev (region-a)"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

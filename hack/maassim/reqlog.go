@@ -16,6 +16,9 @@ type Request struct {
 	Path   string    `json:"path"`
 	Op     string    `json:"op,omitempty"`
 	Status int       `json:"status"`
+	// UserAgent tells the callers apart (maas-sidecar sends its daemon
+	// name in it).
+	UserAgent string `json:"user_agent,omitempty"`
 }
 
 // requestLog appends every MAAS API call (not the /_sim/ control routes)
@@ -58,7 +61,8 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 		}
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		_ = l.enc.Encode(Request{Time: time.Now().UTC(), Method: r.Method, Path: r.URL.Path, Op: op, Status: rec.status})
+		_ = l.enc.Encode(Request{Time: time.Now().UTC(), Method: r.Method, Path: r.URL.Path, Op: op, Status: rec.status,
+			UserAgent: r.UserAgent()})
 	})
 }
 

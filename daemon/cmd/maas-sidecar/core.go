@@ -22,6 +22,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+	"github.com/gpuaas/maas-sidecar/internal/buildinfo"
 )
 
 // core is the daemon's engine: the runner driving the workflows, the
@@ -56,7 +57,8 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	}
 	sec := secrets.NewStore(ad.secrets)
 	c := &core{secrets: ad.writer, pki: p}
-	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg)}
+	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg),
+		UserAgent: userAgent(cfg)}
 	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power,
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }, Logger: log}
@@ -119,4 +121,11 @@ func agentPackages(a config.Agent) map[string]cloudinit.AgentPackage {
 		out[arch] = cloudinit.AgentPackage{URL: p.URL, SHA256: p.SHA256}
 	}
 	return out
+}
+
+// userAgent is what the daemon's MAAS requests say of it: the version and
+// the daemon's lease name, so that MAAS's logs tell the daemons sharing a
+// site apart.
+func userAgent(cfg config.Config) string {
+	return "maas-sidecar/" + buildinfo.String() + " (" + cfg.Holder(os.Hostname) + ")"
 }
