@@ -52,8 +52,9 @@ e2e: $(VAULTDEV) ## Run the end-to-end tests on the real binaries (daemon, agent
 # Three serve daemons built with the dqlite tags on one store cluster, on
 # the real simulator, agents and Vault: failover of a killed lease holder,
 # fencing of a frozen one, quorum loss. Not part of make test yet: the
-# fencing test can stall: every member follows the MAAS change feed and
-# wakes its own runner, so the lease holder may not be woken.
+# failover and fencing tests pass, the quorum-loss test does not (a write
+# while quorum is lost outlives the admin listener's write timeout, so the
+# client sees the connection close instead of a 503).
 test-cluster: test-deps $(VAULTDEV) ## Run the end-to-end cluster tests (cgo, tags e2e,dqlite).
 	$(TEST_ENV) CGO_ENABLED=1 $(GO) test -count=1 -tags e2e,dqlite -run '^TestCluster' $(E2E_PKGS)
 

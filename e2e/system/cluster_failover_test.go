@@ -3,6 +3,7 @@
 package system
 
 import (
+	"net/http"
 	"strings"
 	"syscall"
 	"testing"
@@ -137,9 +138,12 @@ func TestClusterFencing(t *testing.T) {
 	if watch.code != 0 || !strings.Contains(watch.stdout, "completed 6") {
 		t.Fatalf("onboarding watch --batch through %s: %s", c.names[survivor], watch)
 	}
+	// A side effect is a call that changes MAAS (POST, PUT, DELETE); the
+	// resumed member's feed may still read (its events poll) until its
+	// lease loss stops the site's loops.
 	for _, r := range c.sim.requestsBy(before.Holder) {
-		if r.Time.After(resumed) {
-			t.Errorf("the resumed %s made a MAAS request: %+v", before.Holder, r)
+		if r.Time.After(resumed) && r.Method != http.MethodGet {
+			t.Errorf("the resumed %s changed MAAS: %+v", before.Holder, r)
 		}
 	}
 	c.checkNoDuplicates(map[string]int{"deploy": 1})
