@@ -94,8 +94,11 @@ func startServe(t *testing.T, stateDir string, env []string, args ...string) *pr
 		t.Fatal(err)
 	}
 	w.Close()
-	go p.collect(r)
-	go func() { _ = p.cmd.Wait(); close(p.done) }()
+	collected := make(chan struct{})
+	go func() { p.collect(r); close(collected) }()
+	// done closes once the process exited AND its log was read to the
+	// end, so a test that waits on done sees every line it wrote.
+	go func() { _ = p.cmd.Wait(); <-collected; close(p.done) }()
 	t.Cleanup(p.kill)
 	p.addr, _ = p.waitLog("admin listener bound")["addr"].(string)
 	return p
