@@ -52,9 +52,11 @@ e2e: $(VAULTDEV) ## Run the end-to-end tests on the real binaries (daemon, agent
 # Three serve daemons built with the dqlite tags on one store cluster, on
 # the real simulator, agents and Vault: failover of a killed lease holder,
 # fencing of a frozen one, quorum loss. Not part of make test yet: the
-# failover and fencing tests pass, the quorum-loss test does not (a write
-# while quorum is lost outlives the admin listener's write timeout, so the
-# client sees the connection close instead of a 503).
+# fencing test passes; the failover test passes most runs but some stall
+# after the takeover (runs re-entered at load_site_config make no
+# progress; cause not found yet); the quorum-loss test fails (a write while
+# quorum is lost outlives the admin listener's write timeout, so the client
+# sees the connection close instead of a 503).
 test-cluster: test-deps $(VAULTDEV) ## Run the end-to-end cluster tests (cgo, tags e2e,dqlite).
 	$(TEST_ENV) CGO_ENABLED=1 $(GO) test -count=1 -tags e2e,dqlite -run '^TestCluster' $(E2E_PKGS)
 

@@ -24,15 +24,7 @@ const failoverBound = 15 * time.Second
 func TestClusterFailover(t *testing.T) {
 	const batchSize = 20
 	c := newCluster(t, simOptions{machines: batchSize, speed: 600})
-	before := c.waitLease(0, 30*time.Second, func(leaseView) bool { return true })
-	holder := c.member(before.Holder)
-	hosts := make([]int, batchSize)
-	for i := range hosts {
-		hosts[i] = i + 1
-	}
-	batch, ids := c.onboard(hostnames(hosts...)...)
-	survivor := c.other(holder)
-	c.daemon = c.members[survivor]
+	before, holder, survivor, batch, ids := c.startBatch(batchSize)
 
 	// Mid-batch: some runs past their first stages, none finished.
 	deadline := time.Now().Add(60 * time.Second)
@@ -99,15 +91,7 @@ func TestClusterFailover(t *testing.T) {
 func TestClusterFencing(t *testing.T) {
 	const batchSize = 6
 	c := newCluster(t, simOptions{machines: batchSize, speed: 300})
-	before := c.waitLease(0, 30*time.Second, func(leaseView) bool { return true })
-	holder := c.member(before.Holder)
-	hosts := make([]int, batchSize)
-	for i := range hosts {
-		hosts[i] = i + 1
-	}
-	batch, ids := c.onboard(hostnames(hosts...)...)
-	survivor := c.other(holder)
-	c.daemon = c.members[survivor]
+	before, holder, survivor, batch, ids := c.startBatch(batchSize)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if n, stages := c.runningRuns(batch); n == batchSize && stages["preflight"] < n {
@@ -179,4 +163,22 @@ func linesWith(out string, subs ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// startBatch waits for the site's lease, onboards machines 1..n as one
+// batch and points the command line at a member other than the holder.
+// It returns the lease, the holder's and that survivor's indexes, the
+// batch and the runs by hostname.
+func (c *cluster) startBatch(n int) (before leaseView, holder, survivor int, batch string, ids map[string]string) {
+	c.t.Helper()
+	before = c.waitLease(0, 30*time.Second, func(leaseView) bool { return true })
+	holder = c.member(before.Holder)
+	hosts := make([]int, n)
+	for i := range hosts {
+		hosts[i] = i + 1
+	}
+	batch, ids = c.onboard(hostnames(hosts...)...)
+	survivor = c.other(holder)
+	c.daemon = c.members[survivor]
+	return before, holder, survivor, batch, ids
 }

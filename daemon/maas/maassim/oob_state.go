@@ -67,13 +67,7 @@ func (s *Sim) ChangeIPOutOfBand(ctx context.Context, sid string) error {
 // SetBMC makes the BMC at a power address slow (wall-time delay per call)
 // or dead. It works on MemBMCs; it returns false for other BMCs.
 func (s *Sim) SetBMC(powerAddress string, delay time.Duration, dead bool) bool {
-	s.mu.Lock()
-	h, ok := s.hosts[powerAddress]
-	s.mu.Unlock()
-	if !ok {
-		return false
-	}
-	b, ok := h.bmc.(*MemBMC)
+	b, ok := s.memBMC(powerAddress)
 	if ok {
 		b.SetDelay(delay)
 		b.SetDead(dead)
@@ -84,17 +78,23 @@ func (s *Sim) SetBMC(powerAddress string, delay time.Duration, dead bool) bool {
 // SetBMCStuckOn makes the MemBMC at a power address accept power-offs
 // and stay on (MemBMC.SetStuckOn); it returns false for other BMCs.
 func (s *Sim) SetBMCStuckOn(powerAddress string, stuck bool) bool {
-	s.mu.Lock()
-	h, ok := s.hosts[powerAddress]
-	s.mu.Unlock()
-	if !ok {
-		return false
-	}
-	b, ok := h.bmc.(*MemBMC)
+	b, ok := s.memBMC(powerAddress)
 	if ok {
 		b.SetStuckOn(stuck)
 	}
 	return ok
+}
+
+// memBMC is the MemBMC of the host at a power address, if it has one.
+func (s *Sim) memBMC(powerAddress string) (*MemBMC, bool) {
+	s.mu.Lock()
+	h, ok := s.hosts[powerAddress]
+	s.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	b, ok := h.bmc.(*MemBMC)
+	return b, ok
 }
 
 // RecommissionOutOfBand moves a deployed m straight into Commissioning, as
