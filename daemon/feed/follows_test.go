@@ -5,6 +5,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // A daemon that does not hold a site's lease (Follows false) runs no
@@ -37,4 +41,35 @@ func (s *site) pending() int {
 	evs, err := s.store.PendingWebhooks(context.Background(), 100)
 	must(s.t, err)
 	return len(evs)
+}
+
+// A daemon that does not hold a site's lease neither judges its agents'
+// contact (a silent node is the holder's to move offline, and the MAAS
+// actions that follow are the holder's too) nor runs a reconciliation of
+// it on request: that is refused as unavailable, naming the way out.
+func TestReconcilerLeavesSitesItDoesNotHold(t *testing.T) {
+	var held atomic.Bool
+	held.Store(true)
+	fake := clockwork.NewFakeClock()
+	s := newSite(t, opts{webhooks: true, poll: 100 * time.Millisecond, resync: time.Hour, clock: fake,
+		follows: func(string) bool { return held.Load() }})
+	id, _ := s.activeNode("gpu-a1")
+	_, err := s.feed.Resync(context.Background(), siteID)
+	must(t, err)
+	held.Store(false)
+	s.feed.Refollow()
+	fake.Advance(301 * time.Second)
+	must(t, s.recon.Heartbeat(context.Background()))
+	if got := s.node(id).Status; got != lifecycle.NodeActive {
+		t.Fatalf("a silent node of a site another daemon holds went %s here", got)
+	}
+	_, err = s.feed.Resync(context.Background(), siteID)
+	if lifecycle.ErrorCode(err) != lifecycle.CodeUnavailable {
+		t.Fatalf("Resync of a site another daemon holds: %v, want unavailable", err)
+	}
+	held.Store(true)
+	must(t, s.recon.Heartbeat(context.Background()))
+	if got := s.node(id).Status; got != lifecycle.NodeOffline {
+		t.Fatalf("once held, the silent node is %s, want offline", got)
+	}
 }

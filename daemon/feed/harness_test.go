@@ -98,7 +98,7 @@ func (s *site) build(o opts, vault memSecrets) {
 	store := secrets.NewStore(vault)
 	sm := maas.Sites{Keys: store, Metrics: maas.NewMetrics(s.reg)}
 	s.recon = reconcile.New(reconcile.Config{Store: s.store, Cleaner: sm, Tasks: storeTasks{s.store},
-		Clock: o.clock, Metrics: reconcile.NewMetrics(s.reg)})
+		Clock: o.clock, Metrics: reconcile.NewMetrics(s.reg), Follows: o.follows})
 	s.reg.MustRegister(&reconcile.Collector{Store: s.store, Clock: o.clock})
 	s.feed = feed.New(feed.Config{Store: s.store, Connector: siteMaas{sm}, Secrets: store,
 		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),

@@ -8,8 +8,14 @@ import (
 
 // Resync reads the site's whole machine list, wakes the runs of machines
 // that changed since the feed last saw them, and runs a full
-// reconciliation pass (absent machines included).
+// reconciliation pass (absent machines included). A site this daemon does
+// not follow (Config.Follows: another daemon holds its lease) is refused
+// as unavailable: its holder is the one to wake and to act.
 func (f *Feed) Resync(ctx context.Context, siteID string) (lifecycle.ReconcileReport, error) {
+	if !f.follows(siteID) {
+		return lifecycle.ReconcileReport{}, lifecycle.Errorf(lifecycle.CodeUnavailable, "feed.Resync",
+			"site %s is driven by another daemon (its lease holder, see cluster status): run the reconciliation through that daemon", siteID)
+	}
 	m, err := f.connect(ctx, siteID)
 	if err != nil {
 		return lifecycle.ReconcileReport{}, err

@@ -26,6 +26,7 @@ func (r *Reconciler) Run(ctx context.Context) error {
 // heartbeat_offline_seconds goes offline, and an offline node whose agent
 // is heard from again comes back. The node is then reconciled against the
 // MAAS state last observed (Deployed but offline is a warning drift).
+// Sites Config.Follows leaves out are another daemon's to judge.
 func (r *Reconciler) Heartbeat(ctx context.Context) error {
 	sites, err := r.cfg.Store.ListSites(ctx)
 	if err != nil {
@@ -33,7 +34,7 @@ func (r *Reconciler) Heartbeat(ctx context.Context) error {
 	}
 	var errs []error
 	for _, s := range sites {
-		if s.Status == lifecycle.SiteDeleted {
+		if s.Status == lifecycle.SiteDeleted || (r.cfg.Follows != nil && !r.cfg.Follows(s.ID)) {
 			continue
 		}
 		errs = append(errs, r.heartbeatSite(ctx, s.ID))

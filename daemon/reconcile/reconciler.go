@@ -42,6 +42,11 @@ type Config struct {
 	NewID   func() (string, error)
 	// HeartbeatInterval is how often Run checks agent contact (15s).
 	HeartbeatInterval time.Duration
+	// Follows says whether this daemon judges a site's agent contact
+	// [every site]. Daemons sharing one store judge only the sites whose
+	// lease they hold: a node moved offline and the actions that follow
+	// belong to the daemon that drives the site, never to all of them.
+	Follows func(siteID string) bool
 }
 
 // Reconciler applies the drift rules. Create with New.

@@ -81,7 +81,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		OnLease:      func(e runner.LeaseEvent) { leases.Observe(e); held.observe(e) },
 		ScanInterval: scanInterval(st)})
 	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log,
-		Metrics: reconcile.NewMetrics(reg)})
+		Metrics: reconcile.NewMetrics(reg), Follows: follows(st, held)})
 	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clockwork.NewRealClock(), Logger: log})
 	c.feed = feed.New(feed.Config{Store: st, Connector: feedMaas{sites}, Secrets: sec,
 		Reconciler: recon, Waker: c.runner, Logger: log, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval,
