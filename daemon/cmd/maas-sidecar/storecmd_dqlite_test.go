@@ -53,3 +53,56 @@ func TestStoreMigrateDqlite(t *testing.T) {
 		t.Fatalf("into a non-empty cluster: exit %d, %s", code, stderr)
 	}
 }
+
+// A store command's dqlite node talks to its peers as its daemon does:
+// with a member certificate of the daemon's CA when the data dir is a
+// daemon's; without that CA only loopback is accepted, in plaintext; a
+// migration into a daemon's data dir works under TLS.
+func TestStoreSpecTLS(t *testing.T) {
+	state := t.TempDir()
+	if _, err := openPKI(state); err != nil {
+		t.Fatal(err)
+	}
+	bare := t.TempDir()
+	cases := map[string]struct {
+		spec    string
+		tls     bool
+		refused bool
+	}{
+		"daemon's data dir":   {spec: "dqlite:" + filepath.Join(state, DqliteDir) + ",address=10.0.0.1:9001", tls: true},
+		"loopback, no CA":     {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=127.0.0.1:9001"},
+		"off loopback, no CA": {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=10.0.0.1:9001", refused: true},
+		"host name, no CA":    {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=region-b:9001", refused: true},
+		"localhost, no CA":    {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=localhost:9001"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			spec, err := parseSpec(c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := specTLS(spec)
+			if c.refused {
+				if err == nil || !strings.Contains(err.Error(), "not loopback") {
+					t.Fatalf("specTLS = %v, %v; want refused as not loopback", got, err)
+				}
+				return
+			}
+			if err != nil || (got != nil) != c.tls {
+				t.Fatalf("specTLS = %+v, %v; want TLS %v", got, err, c.tls)
+			}
+			if c.tls && (got.Listen == nil || got.Dial == nil || len(got.Dial.Certificates) != 1) {
+				t.Fatalf("TLS %+v lacks the member certificate", got)
+			}
+		})
+	}
+	src, _ := populatedDir(t)
+	dq := "dqlite:" + filepath.Join(state, DqliteDir) + ",address=" + loopbackAddr(t)
+	if code, out, stderr := runCmd(t, "store", "migrate", "--from", "bolt:"+src, "--to", dq); code != exitOK || !strings.Contains(out, "verified") {
+		t.Fatalf("bolt into a daemon's data dir (TLS): exit %d\n%s%s", code, out, stderr)
+	}
+	missing := "dqlite:" + filepath.Join(t.TempDir(), "none") + ",address=" + loopbackAddr(t)
+	if code, _, stderr := runCmd(t, "backup", "--from", missing, "--out", filepath.Join(t.TempDir(), "b")); code == exitOK || !strings.Contains(stderr, "no dqlite data dir") {
+		t.Fatalf("backup from a missing data dir: exit %d, %s", code, stderr)
+	}
+}

@@ -65,7 +65,7 @@ type openedStore interface {
 // another process holds fails unavailable (the daemon is running).
 func openSpec(ctx context.Context, spec storeSpec, source bool, log *slog.Logger) (openedStore, error) {
 	if spec.backend == "dqlite" {
-		return openSpecDqlite(ctx, spec, log)
+		return openSpecDqlite(ctx, spec, source, log)
 	}
 	if _, err := os.Stat(spec.path); source && errors.Is(err, os.ErrNotExist) {
 		return nil, lifecycle.Errorf(lifecycle.CodeNotFound, "store.Open", "no store at %s", spec.path)

@@ -10,7 +10,7 @@ import (
 )
 
 // openSpecDqlite fails: this binary was built without the dqlite store.
-func openSpecDqlite(context.Context, storeSpec, *slog.Logger) (openedStore, error) {
+func openSpecDqlite(context.Context, storeSpec, bool, *slog.Logger) (openedStore, error) {
 	return nil, lifecycle.Errorf(lifecycle.CodeInvalid, "store.Open",
 		"this binary was built without the dqlite store (build with -tags dqlite,libsqlite3 and cgo)")
 }

@@ -7,6 +7,8 @@ import (
 	"crypto/tls"
 	"fmt"
 	"log/slog"
+	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -32,6 +34,24 @@ type TLS struct {
 // none (the last member, a lost quorum) stops without it.
 const handoverTimeout = 5 * time.Second
 
+// socketNameOnce names this process's engine sockets (nameSocket) once.
+var socketNameOnce sync.Once
+
+// nameSocket makes the local sockets of this process's TLS nodes its
+// own. Under TLS, go-dqlite's app binds the engine to the abstract Unix
+// socket "@dqlite-<node id>" and relays the TLS connections to it; the
+// first node of every cluster has the same fixed id, so two clusters
+// formed on one host (two daemons of different clusters, a store command
+// beside a test cluster) collide on it ("failed to set bind address").
+// The only knob go-dqlite reads for that name is SNAP_INSTANCE_NAME
+// ("@snap.<name>.dqlite-<id>"); naming it after the process keeps the
+// socket private to it. The socket never leaves the host.
+func nameSocket() {
+	if os.Getenv("SNAP_INSTANCE_NAME") == "" {
+		_ = os.Setenv("SNAP_INSTANCE_NAME", fmt.Sprintf("maas-sidecar-%d", os.Getpid()))
+	}
+}
+
 // Node is one running member of a dqlite cluster. Stores opened on it
 // with Node.Open share it; Close stops it.
 type Node struct {
@@ -56,6 +76,7 @@ func StartNode(ctx context.Context, dir string, opts Options) (*Node, error) {
 			return nil, lifecycle.Invalid(op, "tls", "TLS between dqlite nodes needs both the listen and the dial configuration")
 		}
 		appOpts = append(appOpts, app.WithTLS(t.Listen, t.Dial))
+		socketNameOnce.Do(nameSocket)
 	}
 	a, err := app.New(dir, appOpts...)
 	if err != nil {
