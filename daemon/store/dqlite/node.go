@@ -58,6 +58,9 @@ type Node struct {
 	app     *app.App
 	log     *slog.Logger
 	stopped atomic.Bool
+	// lockMoved is when this node last moved the leadership to drop a
+	// stalled write lock (unix nanoseconds; lockMoveDue).
+	lockMoved atomic.Int64
 }
 
 // StartNode starts the dqlite node whose data lives in dir and waits until

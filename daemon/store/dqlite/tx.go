@@ -64,8 +64,10 @@ func (s *Store) retry(parent context.Context, op string, fn func(*sql.Tx) error)
 	ctx, cancel := context.WithTimeout(parent, s.timeout)
 	defer cancel()
 	wait := backoff.Sequence{Policy: retryPolicy}
+	var locked time.Time // since when every attempt met a busy database
 	for {
 		err := s.tx(ctx, fn)
+		locked = s.unlock(ctx, err, locked)
 		var le *lifecycle.Error
 		switch {
 		case err == nil || errors.As(err, &le):
@@ -101,6 +103,39 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return tx.Commit()
 }
 
+// lockBound is how long writes may meet a busy database before the write
+// lock counts as held by a stalled member (Node.moveLeadership). The
+// store's own transactions hold it for milliseconds.
+const lockBound = 3 * time.Second
+
+// unlock tracks since when attempts met a busy database (zero: the last
+// one did not) and, once that passes lockBound, has the leadership moved
+// so that the stalled transaction holding the lock is dropped; at most
+// once per lockBound for this node.
+func (s *Store) unlock(ctx context.Context, err error, since time.Time) time.Time {
+	if !busy(err) {
+		return time.Time{}
+	}
+	now := time.Now()
+	if since.IsZero() {
+		return now
+	}
+	if now.Sub(since) < min(lockBound, s.timeout/2) || !s.node.lockMoveDue(now) {
+		return since
+	}
+	if merr := s.node.moveLeadership(ctx); merr != nil {
+		s.log.Warn("dqlite write lock held by a stalled transaction; leadership not moved", "err", merr)
+	}
+	return time.Time{}
+}
+
+// busy says whether err is the leader's "database is locked": another
+// client holds the write transaction.
+func busy(err error) bool {
+	var de dqdriver.Error
+	return errors.As(err, &de) && de.Code&0xff == dqdriver.ErrBusy
+}
+
 // transient says whether err is one a retry of the whole transaction can
 // cure: the connection to the leader broke or leadership moved (the
 // driver reports both as driver.ErrBadConn), no leader is known yet, or
@@ -111,9 +146,8 @@ func transient(err error) bool {
 	if errors.As(err, &le) {
 		return false
 	}
-	var de dqdriver.Error
-	if errors.As(err, &de) {
-		return de.Code&0xff == dqdriver.ErrBusy
+	if busy(err) {
+		return true
 	}
 	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, dqdriver.ErrNoAvailableLeader)
 }
