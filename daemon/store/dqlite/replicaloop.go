@@ -19,14 +19,22 @@ const staleAfter = 2 * time.Second
 // replicaRetry spaces rebuilds after a failed one.
 const replicaRetry = 2 * time.Second
 
-// runReplica rebuilds the replica every Options.ReplicaEvery (every
-// replicaRetry after a failure) until ctx is done; Close cancels it and
-// waits for it.
+// replicaDuty bounds the rebuild loop to one part in replicaDuty of its
+// time: after a rebuild that took d it waits at least d*(replicaDuty-1),
+// so a large store is rebuilt less often instead of keeping a core busy.
+const replicaDuty = 10
+
+// runReplica rebuilds the replica every Options.ReplicaEvery, or nine
+// times the last rebuild's duration when that is longer (replicaDuty),
+// and every replicaRetry after a failure, until ctx is done; Close
+// cancels it and waits for it.
 func (s *Store) runReplica(ctx context.Context, every time.Duration) {
 	failing := false
 	for {
-		wait := every
-		if err := s.refreshReplica(ctx); err != nil {
+		start := time.Now()
+		err := s.refreshReplica(ctx)
+		wait := max(every, (replicaDuty-1)*time.Since(start))
+		if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
