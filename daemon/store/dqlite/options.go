@@ -16,6 +16,11 @@ const DefaultTimeout = 10 * time.Second
 // rejoin the cluster and open the store.
 const OpenTimeout = 30 * time.Second
 
+// BulkTimeout bounds the operations that move the whole store (Import,
+// Export, a replica rebuild) in place of Options.Timeout when it is
+// longer.
+const BulkTimeout = 5 * time.Minute
+
 // DefaultReplicaEvery is Options.ReplicaEvery's default.
 const DefaultReplicaEvery = 10 * time.Second
 

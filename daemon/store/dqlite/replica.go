@@ -76,51 +76,52 @@ func (r *replica) close() {
 }
 
 // refreshReplica rebuilds the replica from one read transaction on the
-// leader, bounded by Options.Timeout and not retried (the next tick
-// tries again).
-func (s *Store) refreshReplica(ctx context.Context) error {
+// leader, bounded by BulkTimeout and not retried (the next tick tries
+// again); it returns how long the copy took once the leader answered.
+func (s *Store) refreshReplica(ctx context.Context) (time.Duration, error) {
 	const op = "store.refreshReplica"
 	tmp := s.rep.path + ".new"
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	db, err := sql.Open("sqlite3", "file:"+tmp+"?_journal_mode=OFF&_sync=OFF")
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, fmt.Errorf("%s: %w", op, err)
 	}
-	at, err := s.fill(ctx, db)
+	at, took, err := s.fill(ctx, db)
 	if err == nil {
 		err = os.Rename(tmp, s.rep.path)
 	}
 	if err != nil {
 		db.Close()
 		os.Remove(tmp)
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	s.rep.swap(db, at)
-	return nil
+	return took, nil
 }
 
 // fill creates the schema in db and copies every record of the cluster
-// into it; it returns when the copy's read began.
-func (s *Store) fill(parent context.Context, db *sql.DB) (time.Time, error) {
+// into it; it returns when the copy's read began and how long it took.
+func (s *Store) fill(parent context.Context, db *sql.DB) (at time.Time, took time.Duration, err error) {
 	local, err := db.Begin()
 	if err != nil {
-		return time.Time{}, err
+		return at, 0, err
 	}
 	defer local.Rollback()
 	for _, m := range migrations {
 		if err := execAll(local, m.stmts); err != nil {
-			return time.Time{}, err
+			return at, 0, err
 		}
 	}
 	if err := writeVersion(local, Latest(), true); err != nil {
-		return time.Time{}, err
+		return at, 0, err
 	}
-	ctx, cancel := context.WithTimeout(parent, s.timeout)
+	ctx, cancel := context.WithTimeout(parent, max(s.timeout, BulkTimeout))
 	defer cancel()
-	at := s.now()
+	var start time.Time
 	err = s.tx(ctx, func(tx *sql.Tx) error {
+		at, start = s.now(), time.Now()
 		for _, k := range lifecycle.RecordKinds {
 			if err := exportKind(tx, k, func(r lifecycle.Record) error { return importRecord(local, r) }); err != nil {
 				return err
@@ -129,8 +130,8 @@ func (s *Store) fill(parent context.Context, db *sql.DB) (time.Time, error) {
 		return nil
 	})
 	if err != nil {
-		return time.Time{}, err
+		return at, 0, err
 	}
 	s.reachable()
-	return at, local.Commit()
+	return at, time.Since(start), local.Commit()
 }

@@ -31,9 +31,8 @@ const replicaDuty = 10
 func (s *Store) runReplica(ctx context.Context, every time.Duration) {
 	failing := false
 	for {
-		start := time.Now()
-		err := s.refreshReplica(ctx)
-		wait := max(every, (replicaDuty-1)*time.Since(start))
+		took, err := s.refreshReplica(ctx)
+		wait := max(every, (replicaDuty-1)*took)
 		if err != nil {
 			if ctx.Err() != nil {
 				return

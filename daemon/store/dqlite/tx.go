@@ -22,12 +22,17 @@ var retryPolicy = backoff.Policy{Initial: 10 * time.Millisecond, Max: 500 * time
 // update runs fn in one write transaction, retried on transient errors;
 // errors from fn pass through, others are wrapped once under op.
 func (s *Store) update(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	return s.updateWithin(ctx, op, s.timeout, fn)
+}
+
+// updateWithin is update bounded by timeout instead of Options.Timeout.
+func (s *Store) updateWithin(ctx context.Context, op string, timeout time.Duration, fn func(*sql.Tx) error) error {
 	if err := s.begin(ctx, op); err != nil {
 		return err
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	return s.retry(ctx, s.timeout, op, fn)
+	return s.retry(ctx, timeout, op, fn)
 }
 
 func (s *Store) begin(ctx context.Context, op string) error {
