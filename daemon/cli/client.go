@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 )
 
 // Client calls the admin API with a bearer token.
@@ -15,6 +16,10 @@ type Client struct {
 	Base  string // http://host:port
 	Token string
 	HTTP  *http.Client
+	// Warn receives one line the first time an answer comes from a stale
+	// snapshot of the store (a clustered store without quorum); nil: none.
+	Warn   io.Writer
+	warned atomic.Bool
 }
 
 // Call sends body (JSON-encoded when not nil) and decodes a 2xx answer
@@ -47,6 +52,7 @@ func (c *Client) Call(ctx context.Context, method, path string, body, out any, h
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
+	c.warnStale(resp.Header)
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
@@ -65,4 +71,14 @@ func (c *Client) Call(ctx context.Context, method, path string, body, out any, h
 		}
 	}
 	return raw, nil
+}
+
+// warnStale writes the stale-answer warning once: the daemon's store has
+// no quorum and answered from the snapshot its headers date.
+func (c *Client) warnStale(h http.Header) {
+	if c.Warn == nil || !strings.HasPrefix(h.Get("Warning"), "110 ") || c.warned.Swap(true) {
+		return
+	}
+	fmt.Fprintf(c.Warn, "warning: the daemon's store has no quorum: this answer is a snapshot taken %s (%ss old); writes are refused until the cluster is back\n",
+		h.Get("X-Store-Snapshot-Taken"), h.Get("Age"))
 }

@@ -84,7 +84,7 @@ func (s *session) client() (*Client, error) {
 		}
 		tok = strings.TrimSpace(string(b))
 	}
-	return &Client{Base: strings.TrimRight(addr, "/"), Token: tok, HTTP: s.env.HTTP}, nil
+	return &Client{Base: strings.TrimRight(addr, "/"), Token: tok, HTTP: s.env.HTTP, Warn: s.env.Stderr}, nil
 }
 
 func first(vals ...string) string {

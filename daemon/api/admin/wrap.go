@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
@@ -20,6 +21,10 @@ func (a *API) wrap(rt route) http.Handler {
 		start := a.now()
 		c := &call{requestID: a.requestID(r), vars: mux.Vars(r)}
 		w.Header().Set("X-Request-Id", c.requestID)
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			ctx, stale := lifecycle.AllowStale(r.Context())
+			r, w = r.WithContext(ctx), &staleWriter{ResponseWriter: w, stale: stale, now: a.now}
+		}
 		status, err := a.serve(w, r, rt, c)
 		attrs := []any{"method", r.Method, "route", rt.path, "status", status,
 			"duration_seconds", a.now().Sub(start).Seconds(), "request_id", c.requestID}

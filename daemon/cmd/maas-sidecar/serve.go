@@ -82,7 +82,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	check := api.CheckerFunc(st.Check)
 	ready.Serve(check)
 	notifier.Ready()
-	p.Go(stageCore, watchdog(log, notifier, check).Run)
+	p.Go(stageCore, watchdog(log, notifier, api.CheckerFunc(st.Live)).Run)
 	log.Info("maas-sidecar ready")
 	if site != nil {
 		if demo := devWelcome(cfg, site, ln.Addr().String(), log); demo != nil {

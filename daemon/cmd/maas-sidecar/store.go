@@ -22,8 +22,19 @@ type daemonStore struct {
 	cluster admin.Cluster
 }
 
-// Check passes when the store answers a read.
+// Check passes when the store answers a read (/readyz): a clustered
+// store without quorum is not ready, since it accepts no write.
 func (s daemonStore) Check(ctx context.Context) error {
+	_, err := s.ListAdminTokens(ctx)
+	return err
+}
+
+// Live passes when the store answers a read, from its stale snapshot
+// included (the systemd watchdog): a daemon whose cluster lost its
+// quorum still serves reads, and a restart would not bring the quorum
+// back.
+func (s daemonStore) Live(ctx context.Context) error {
+	ctx, _ = lifecycle.AllowStale(ctx)
 	_, err := s.ListAdminTokens(ctx)
 	return err
 }

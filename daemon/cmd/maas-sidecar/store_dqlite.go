@@ -24,6 +24,10 @@ import (
 // DqliteDir is the dqlite member's data directory inside state_dir.
 const DqliteDir = "dqlite"
 
+// ReplicaFile is the store's local read replica inside state_dir: what
+// the admin API's reads answer from while the cluster has no quorum.
+const ReplicaFile = "store-replica.sqlite"
+
 // peerCheckTimeout bounds the check of one member's CA and signing key.
 const peerCheckTimeout = 3 * time.Second
 
@@ -52,11 +56,12 @@ func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog
 		return daemonStore{}, fmt.Errorf("store: %w", err)
 	}
 	listen, dial := app.SimpleTLSConfig(cert, p.CertPool())
-	octx, cancel := context.WithTimeout(ctx, dqlite.DefaultTimeout)
+	octx, cancel := context.WithTimeout(ctx, dqlite.OpenTimeout)
 	defer cancel()
 	log.Info("starting dqlite member", "address", d.Address, "join", d.Join, "dir", dir)
 	st, err := dqlite.Open(octx, dir, dqlite.Options{Address: d.Address, Join: d.Join,
-		TLS: &dqlite.TLS{Listen: listen, Dial: dial}, Logger: log.With("component", "store")})
+		TLS: &dqlite.TLS{Listen: listen, Dial: dial}, Replica: filepath.Join(cfg.StateDir, ReplicaFile),
+		Logger: log.With("component", "store")})
 	if err != nil {
 		return daemonStore{}, err
 	}

@@ -29,9 +29,15 @@
 // transient error (a leadership change, a broken connection, no leader
 // yet, a busy database) is retried whole with a bounded backoff; when
 // Options.Timeout passes without a leader that answers (a lost quorum)
-// the operation fails with lifecycle.CodeUnavailable, which the admin API
-// answers with 503. Reads need the leader too: without quorum they fail
-// the same way.
+// the operation fails with lifecycle.CodeUnavailable ("the store has no
+// quorum ..."), which the admin API answers with 503. Every call to the
+// leader, COMMIT included, is bounded by that deadline (conn.go).
+//
+// Reads need the leader too. With Options.Replica the store keeps a local
+// read replica, rebuilt every Options.ReplicaEvery (replica.go): a read
+// whose context allows a stale answer (lifecycle.AllowStale) is answered
+// from it when the leader does not answer, and marked stale; other reads
+// and every write fail unavailable without quorum.
 //
 // # Schema
 //

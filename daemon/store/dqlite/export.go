@@ -13,13 +13,16 @@ import (
 var _ lifecycle.Exporter = (*Store)(nil)
 
 // Export implements lifecycle.Exporter, from one transaction on the
-// leader. It is not retried (fn has seen records by then): a leadership
-// change during the export fails it with unavailable; run it again.
-func (s *Store) Export(ctx context.Context, fn func(lifecycle.Record) error) error {
+// leader, bounded by BulkTimeout. It is not retried (fn has seen records
+// by then): a leadership change during the export fails it with
+// unavailable; run it again.
+func (s *Store) Export(parent context.Context, fn func(lifecycle.Record) error) error {
 	const op = "store.Export"
-	if err := s.begin(ctx, op); err != nil {
+	if err := s.begin(parent, op); err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(parent, max(s.timeout, BulkTimeout))
+	defer cancel()
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		for _, k := range lifecycle.RecordKinds {
 			if err := exportKind(tx, k, fn); err != nil {

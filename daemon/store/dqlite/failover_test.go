@@ -5,8 +5,13 @@ package dqlite_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
@@ -46,27 +51,60 @@ func TestCloseHandsLeadershipOver(t *testing.T) {
 }
 
 // A killed leader (no handover) is replaced by an election; with two of
-// three members gone the survivor refuses writes as unavailable, saying
-// why, and accepts them again, with nothing lost, once a member returns.
+// three members gone the survivor refuses writes as unavailable within
+// its timeout, saying why, answers reads that may be stale from its
+// replica (marked stale) and fresh reads as unavailable, and accepts
+// writes again, with nothing lost, once a member returns.
 func TestQuorumLossAndReturn(t *testing.T) {
 	c := startCluster(t, 3, nil)
 	l := c.leader(t, 0)
 	a, b := (l+1)%3, (l+2)%3
-	s := c.open(t, a, dqlite.Options{Timeout: 2 * time.Second})
+	const timeout = 2 * time.Second
+	replica := filepath.Join(t.TempDir(), "replica.sqlite")
+	s := c.open(t, a, dqlite.Options{Timeout: timeout, Replica: replica, ReplicaEvery: 100 * time.Millisecond})
 	createSite(t, s, "before")
 
 	c.nodes[l].Kill()
 	t.Logf("leader killed: first write on a survivor after %s", writeWithin(t, s, "after-kill", 20*time.Second).Round(time.Millisecond))
+	waitRebuilt(t, replica, time.Now())
 
 	c.nodes[b].Kill()
 	start := time.Now()
 	err := s.CreateSite(context.Background(), testSite("lost"), lifecycle.DefaultSitePolicy("lost"))
-	// A COMMIT already sent to a leader that has just lost its quorum
-	// waits until that leader steps down (seconds), past the timeout.
-	if lifecycle.ErrorCode(err) != lifecycle.CodeUnavailable || time.Since(start) > 10*time.Second {
-		t.Fatalf("write without quorum: %v after %s, want unavailable within the 2 s timeout and a step-down", err, time.Since(start))
+	took := time.Since(start)
+	t.Logf("write without quorum: %v (after %s)", err, took.Round(time.Millisecond))
+	if lifecycle.ErrorCode(err) != lifecycle.CodeUnavailable || took > timeout+time.Second ||
+		!strings.Contains(err.Error(), "the store has no quorum") {
+		t.Fatalf("write without quorum: %v after %s, want unavailable (no quorum) within the %s timeout", err, took, timeout)
 	}
-	t.Logf("write without quorum: %v (after %s)", err, time.Since(start).Round(time.Millisecond))
+
+	// A leader that lost its quorum still answers reads until it steps
+	// down; then a read that may not be stale is refused too.
+	start = time.Now()
+	for {
+		_, err := s.ListSites(context.Background())
+		if lifecycle.ErrorCode(err) == lifecycle.CodeUnavailable {
+			break
+		}
+		if err != nil || time.Since(start) > 20*time.Second {
+			t.Fatalf("a read that may not be stale without quorum: %v after %s, want unavailable", err, time.Since(start))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("fresh reads refused %s after the write was", time.Since(start).Round(time.Millisecond))
+
+	ctx, stale := lifecycle.AllowStale(context.Background())
+	start = time.Now()
+	sites, err := s.ListSites(ctx)
+	took = time.Since(start)
+	at, marked := stale.AsOf()
+	t.Logf("read without quorum: %d sites from the snapshot of %s, after %s", len(sites), at.Format(time.RFC3339Nano), took.Round(time.Millisecond))
+	if err != nil || !marked || took > time.Second {
+		t.Fatalf("stale read without quorum: %v, stale %v, after %s; want an answer from the replica at once", err, marked, took)
+	}
+	if d := cmp.Diff([]string{"maas-after-kill", "maas-before"}, siteNames(sites)); d != "" {
+		t.Errorf("sites from the replica (-want +got):\n%s", d)
+	}
 
 	start = time.Now()
 	c.start(t, b)
@@ -76,6 +114,32 @@ func TestQuorumLossAndReturn(t *testing.T) {
 			t.Errorf("site %s: %v", id, err)
 		}
 	}
+	ctx, stale = lifecycle.AllowStale(context.Background())
+	if _, err := s.ListSites(ctx); err != nil {
+		t.Errorf("read after the return: %v", err)
+	}
+	if _, marked := stale.AsOf(); marked {
+		t.Error("a read after the quorum came back was answered from the replica")
+	}
+}
+
+// waitRebuilt waits until the replica file was rebuilt after t0.
+func waitRebuilt(t *testing.T, path string, t0 time.Time) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if fi, err := os.Stat(path); err == nil && fi.ModTime().After(t0) {
+			return
+		}
+	}
+	t.Fatalf("replica %s not rebuilt after %s", path, t0)
+}
+
+func siteNames(sites []lifecycle.Site) []string {
+	var out []string
+	for _, s := range sites {
+		out = append(out, s.Name)
+	}
+	return out
 }
 
 // writeWithin creates site id through s, retrying unavailable answers for

@@ -11,14 +11,15 @@ import (
 
 var _ lifecycle.Importer = (*Store)(nil)
 
-// Import implements lifecycle.Importer in one transaction: each record
+// Import implements lifecycle.Importer in one transaction, bounded by
+// BulkTimeout: each record
 // goes to its table with its lookup columns, and the inbox and outbox
 // counters continue after the imported ones. A retry after a leadership
 // change during COMMIT can meet its own first attempt and answer
 // conflict (not empty): export the store and compare before trying again.
 func (s *Store) Import(ctx context.Context, recs []lifecycle.Record) error {
 	const op = "store.Import"
-	return s.update(ctx, op, func(tx *sql.Tx) error {
+	return s.updateWithin(ctx, op, max(s.timeout, BulkTimeout), func(tx *sql.Tx) error {
 		if err := mustBeEmpty(tx, op); err != nil {
 			return err
 		}

@@ -27,6 +27,9 @@ type Store struct {
 	log     *slog.Logger
 	wmu     sync.Mutex // one local write transaction at a time
 	closed  atomic.Bool
+	lost    atomic.Bool // quorum.go
+	rep     *replica    // nil without Options.Replica
+	stopRep func()      // stops the replica's rebuilds and waits for them
 }
 
 var _ lifecycle.Store = (*Store)(nil)
@@ -62,17 +65,46 @@ func (n *Node) Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	db, err := n.app.Open(ctx, opts.Database)
+	adb, err := n.app.Open(ctx, opts.Database)
 	if err != nil {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "open dqlite database %s: %v", opts.Database, err)
 	}
+	db, err := boundedDB(adb, opts.Database)
+	adb.Close()
+	if err != nil {
+		return nil, lifecycle.Errorf(lifecycle.CodeInternal, op, "open dqlite database %s: %v", opts.Database, err)
+	}
 	now := opts.Now
-	s := &Store{node: n, db: db, now: func() time.Time { return now().UTC() }, timeout: opts.Timeout, log: opts.logger()}
+	s := &Store{node: n, db: db, now: func() time.Time { return now().UTC() }, timeout: opts.Timeout, log: opts.logger(),
+		stopRep: func() {}}
 	if _, err := s.upgrade(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
+	if opts.Replica != "" {
+		s.startReplica(opts.Replica, opts.ReplicaEvery)
+	}
 	return s, nil
+}
+
+// startReplica starts rebuilding the read replica at path every every
+// (DefaultReplicaEvery when not positive).
+func (s *Store) startReplica(path string, every time.Duration) {
+	if every <= 0 {
+		every = DefaultReplicaEvery
+	}
+	s.rep = &replica{path: path}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.runReplica(ctx, every)
+	}()
+	s.stopRep = func() {
+		cancel()
+		<-done
+		s.rep.close()
+	}
 }
 
 // Node is the node the store runs on.
@@ -84,6 +116,7 @@ func (s *Store) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
+	s.stopRep()
 	err := s.db.Close()
 	if s.ownNode {
 		err = errors.Join(err, s.node.Close())

@@ -22,21 +22,17 @@ var retryPolicy = backoff.Policy{Initial: 10 * time.Millisecond, Max: 500 * time
 // update runs fn in one write transaction, retried on transient errors;
 // errors from fn pass through, others are wrapped once under op.
 func (s *Store) update(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	return s.updateWithin(ctx, op, s.timeout, fn)
+}
+
+// updateWithin is update bounded by timeout instead of Options.Timeout.
+func (s *Store) updateWithin(ctx context.Context, op string, timeout time.Duration, fn func(*sql.Tx) error) error {
 	if err := s.begin(ctx, op); err != nil {
 		return err
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	return s.retry(ctx, op, fn)
-}
-
-// view runs fn in one transaction that only reads (on the leader, as
-// every dqlite query), retried as update's.
-func (s *Store) view(ctx context.Context, op string, fn func(*sql.Tx) error) error {
-	if err := s.begin(ctx, op); err != nil {
-		return err
-	}
-	return s.retry(ctx, op, fn)
+	return s.retry(ctx, timeout, op, fn)
 }
 
 func (s *Store) begin(ctx context.Context, op string) error {
@@ -50,18 +46,18 @@ func (s *Store) begin(ctx context.Context, op string) error {
 }
 
 // retry runs fn in a transaction until it succeeds, fails for good, or
-// Options.Timeout passes: then the cluster had no usable leader (a lost
-// quorum, an election that did not end) and the error is unavailable. A
-// COMMIT in flight is not bounded by the timeout (go-dqlite sends it
-// without a deadline): when the leader loses its quorum under it, it
-// returns once that leader steps down, seconds later.
+// timeout passes: then the cluster had no usable leader (a lost quorum, an
+// election that did not end) and the error is unavailable. Every call to
+// the leader, COMMIT included, is bounded by the same deadline (conn.go),
+// so retry returns within timeout and a little.
 //
-// A transaction is retried whole. When the leader changed during COMMIT
-// its outcome is unknown, so a retried write may meet its own first
-// attempt: the store's writes check their preconditions inside the
-// transaction, so that attempt answers as for a repeated request.
-func (s *Store) retry(parent context.Context, op string, fn func(*sql.Tx) error) error {
-	ctx, cancel := context.WithTimeout(parent, s.timeout)
+// A transaction is retried whole. When the leader changed during COMMIT,
+// or the deadline cut the COMMIT short, its outcome is unknown, so a
+// retried write may meet its own first attempt: the store's writes check
+// their preconditions inside the transaction, so that attempt answers as
+// for a repeated request.
+func (s *Store) retry(parent context.Context, timeout time.Duration, op string, fn func(*sql.Tx) error) error {
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	wait := backoff.Sequence{Policy: retryPolicy}
 	var locked time.Time // since when every attempt met a busy database
@@ -71,6 +67,7 @@ func (s *Store) retry(parent context.Context, op string, fn func(*sql.Tx) error)
 		var le *lifecycle.Error
 		switch {
 		case err == nil || errors.As(err, &le):
+			s.reachable()
 			return err
 		case s.closed.Load():
 			return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
@@ -84,8 +81,10 @@ func (s *Store) retry(parent context.Context, op string, fn func(*sql.Tx) error)
 			if parent.Err() != nil {
 				return lifecycle.Wrap(lifecycle.CodeUnavailable, op, parent.Err())
 			}
-			return lifecycle.Errorf(lifecycle.CodeUnavailable, op,
-				"the dqlite cluster has no leader that answers within %s (quorum lost, or an election did not end): %v", s.timeout, err)
+			if timeout == s.timeout {
+				s.lostQuorum(err)
+			}
+			return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "%s: %v", noQuorum(timeout), err)
 		case <-time.After(wait.Next()):
 		}
 	}

@@ -1,0 +1,92 @@
+//go:build dqlite
+
+package dqlite
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+
+	dqdriver "github.com/canonical/go-dqlite/driver"
+)
+
+// boundedDB opens the database through go-dqlite's driver with every call
+// bounded. go-dqlite sends COMMIT and ROLLBACK without a deadline, and
+// database/sql hands the statements of a transaction a context without
+// one, so on a leader that lost its quorum a COMMIT waits until that
+// leader steps down, or forever on a frozen one. Here every call of a
+// transaction runs under the context the transaction began with (the
+// store's bounded operation context): when it passes, the call's socket
+// deadline passes too, the call fails with a broken connection and
+// database/sql drops that connection.
+func boundedDB(db *sql.DB, database string) (*sql.DB, error) {
+	d, ok := db.Driver().(*dqdriver.Driver)
+	if !ok {
+		return nil, fmt.Errorf("driver %T is not go-dqlite's", db.Driver())
+	}
+	c, err := d.OpenConnector(database)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(connector{c}), nil
+}
+
+type connector struct{ driver.Connector }
+
+func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
+	dc, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{Conn: dc.(*dqdriver.Conn)}, nil
+}
+
+// conn is a go-dqlite connection whose calls without a deadline take the
+// context of the transaction in progress. database/sql uses a connection
+// from one goroutine at a time, so tx needs no lock.
+type conn struct {
+	*dqdriver.Conn
+	tx context.Context // the open transaction's context, nil outside one
+}
+
+func (c *conn) bound(ctx context.Context) context.Context {
+	if _, ok := ctx.Deadline(); ok || c.tx == nil {
+		return ctx
+	}
+	return c.tx
+}
+
+func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if _, err := c.Conn.BeginTx(ctx, opts); err != nil {
+		return nil, err
+	}
+	c.tx = ctx
+	return boundedTx{c}, nil
+}
+
+func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	return c.Conn.ExecContext(c.bound(ctx), query, args)
+}
+
+func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	return c.Conn.QueryContext(c.bound(ctx), query, args)
+}
+
+func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	return c.Conn.PrepareContext(c.bound(ctx), query)
+}
+
+// boundedTx ends the transaction with the same statements go-dqlite's Tx
+// sends, under the transaction's context.
+type boundedTx struct{ c *conn }
+
+func (t boundedTx) Commit() error   { return t.end("COMMIT") }
+func (t boundedTx) Rollback() error { return t.end("ROLLBACK") }
+
+func (t boundedTx) end(stmt string) error {
+	ctx := t.c.tx
+	t.c.tx = nil
+	_, err := t.c.Conn.ExecContext(ctx, stmt, nil)
+	return err
+}
