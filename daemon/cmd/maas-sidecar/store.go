@@ -67,3 +67,8 @@ type singleStore struct{ daemon string }
 func (s singleStore) Cluster(context.Context) (admin.ClusterInfo, error) {
 	return admin.ClusterInfo{Backend: config.BackendBolt, Daemon: s.daemon, Members: []admin.ClusterMember{}}, nil
 }
+
+// RemoveMember refuses: a bolt store has no members.
+func (singleStore) RemoveMember(context.Context, uint64) (admin.ClusterMember, error) {
+	return admin.ClusterMember{}, admin.ErrNotClustered
+}
