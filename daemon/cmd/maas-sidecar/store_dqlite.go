@@ -60,7 +60,7 @@ func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog
 	if err != nil {
 		return daemonStore{}, err
 	}
-	return daemonStore{Store: st, cluster: dqliteCluster{st: st, daemon: holder}}, nil
+	return daemonStore{Store: st, cluster: dqliteCluster{st: st, daemon: holder}, metrics: raftMetrics(st.Node(), log)}, nil
 }
 
 // checkPeers refuses to join members that do not share this daemon's CA
