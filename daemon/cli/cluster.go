@@ -15,8 +15,11 @@ type clusterAnswer struct {
 		Backend, Daemon, Self, Leader string
 		Clustered                     bool
 		Members                       []struct {
-			ID            uint64
-			Address, Role string
+			ID               uint64
+			Address, Role    string
+			Reachable        bool
+			RoundTripSeconds float64 `json:"round_trip_seconds"`
+			ProbeError       string  `json:"probe_error"`
 		}
 	}
 	Leases []struct {
@@ -30,7 +33,9 @@ type clusterAnswer struct {
 }
 
 // clusterStatus prints the store's members and the Raft leader, then the
-// lease holder of every site.
+// lease holder of every site. For lag, which dqlite does not report per
+// follower, each member shows whether it answered a probe just now and
+// the probe's round trip.
 func clusterStatus(ctx context.Context, s *session, args []string) error {
 	s.flags()
 	if _, err := s.parse(args, 0); err != nil {
@@ -51,9 +56,10 @@ func clusterStatus(ctx context.Context, s *session, args []string) error {
 		s.printf("backend %s, daemon %s (member %s), leader %s\n\n", c.Backend, dash(c.Daemon), dash(c.Self), dash(c.Leader))
 		rows := [][]string{}
 		for _, m := range c.Members {
-			rows = append(rows, []string{fmt.Sprint(m.ID), m.Address, m.Role, yes(m.Address == c.Leader)})
+			rows = append(rows, []string{fmt.Sprint(m.ID), m.Address, m.Role, yes(m.Address == c.Leader),
+				yes(m.Reachable), roundTrip(m.Reachable, m.RoundTripSeconds)})
 		}
-		if err := s.show(nil, "MEMBER ADDRESS ROLE LEADER", rows); err != nil {
+		if err := s.show(nil, "MEMBER ADDRESS ROLE LEADER ANSWERS ROUND-TRIP", rows); err != nil {
 			return err
 		}
 		s.printf("\n")
@@ -77,4 +83,12 @@ func yes(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// roundTrip is a probe's round trip in milliseconds, "-" without an answer.
+func roundTrip(answered bool, seconds float64) string {
+	if !answered {
+		return "-"
+	}
+	return fmt.Sprintf("%.1fms", seconds*1000)
 }

@@ -9,10 +9,22 @@ import (
 )
 
 // ClusterMember is one member of the store's cluster.
+//
+// Lag: dqlite does not tell how far a follower's log trails the
+// leader's, so the status reports what can be known instead: whether the
+// member answered a request just now (Reachable, or ProbeError saying
+// why not) and how long the answer took. A member that answers is
+// replicating; one that does not is falling behind for as long as it
+// stays silent, and catches up from the leader when it answers again.
 type ClusterMember struct {
 	ID      uint64 `json:"id"`
 	Address string `json:"address"`
 	Role    string `json:"role"` // voter, stand-by or spare
+	// Reachable is true when the member answered a probe of this
+	// request; RoundTripSeconds is how long the probe took.
+	Reachable        bool    `json:"reachable"`
+	RoundTripSeconds float64 `json:"round_trip_seconds"`
+	ProbeError       string  `json:"probe_error,omitempty"`
 }
 
 // ClusterInfo is the store's replication as this daemon sees it.
@@ -29,10 +41,15 @@ type ClusterInfo struct {
 	Members []ClusterMember `json:"members"`
 }
 
-// Cluster describes the store's cluster (the daemon's store wiring
-// satisfies it). Errors: unavailable without a quorum.
+// Cluster describes the store's cluster and changes its membership (the
+// daemon's store wiring satisfies it). Cluster's errors: unavailable
+// without a quorum. RemoveMember removes member id and returns it as it
+// was; errors: not_found for an unknown id, conflict for a member that
+// may not go (this daemon's own, the leader, one still answering) or a
+// store that is not clustered, unavailable without a quorum.
 type Cluster interface {
 	Cluster(ctx context.Context) (ClusterInfo, error)
+	RemoveMember(ctx context.Context, id uint64) (ClusterMember, error)
 }
 
 // siteLease is one site's line of GET /cluster: the daemon driving its
@@ -87,4 +104,8 @@ type singleStore struct{}
 
 func (singleStore) Cluster(context.Context) (ClusterInfo, error) {
 	return ClusterInfo{Backend: "bolt", Members: []ClusterMember{}}, nil
+}
+
+func (singleStore) RemoveMember(context.Context, uint64) (ClusterMember, error) {
+	return ClusterMember{}, ErrNotClustered
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -58,5 +59,20 @@ func TestClusterStatusSingleStore(t *testing.T) {
 	}
 	if l.Holder == "" || l.Epoch == 0 {
 		t.Errorf("lease %+v: want a holder and an epoch", l)
+	}
+}
+
+// GET /cluster on a clustered store lists each member with its role and
+// the answer of its probe (the document describes every field).
+func TestClusterStatusMembers(t *testing.T) {
+	e := newEnv(t)
+	want := []admin.ClusterMember{{ID: 7, Address: "10.0.0.2:9001", Role: "stand-by", RoundTripSeconds: 2, ProbeError: "dial tcp: refused"}}
+	e.withCluster(&fakeCluster{members: map[uint64]admin.ClusterMember{7: want[0]}})
+	r := e.do(viewerRole, http.MethodGet, "/api/v1/admin/cluster", nil)
+	expect(t, r, http.StatusOK, "")
+	var got struct{ Cluster admin.ClusterInfo }
+	r.decode(t, &got)
+	if diff := cmp.Diff(want, got.Cluster.Members); diff != "" || !got.Cluster.Clustered || got.Cluster.Leader == "" {
+		t.Errorf("cluster %+v; members (-want +got):\n%s", got.Cluster, diff)
 	}
 }

@@ -48,6 +48,7 @@ func (a *API) routes() []route {
 		{http.MethodDelete, Prefix + "/tokens/{id}", admin, a.revokeToken},
 		{http.MethodGet, Prefix + "/audit", viewer, a.listAudit},
 		{http.MethodGet, Prefix + "/cluster", viewer, a.clusterStatus},
+		{http.MethodDelete, Prefix + "/cluster/members/{id}", admin, a.removeClusterMember},
 		{http.MethodGet, BackupPath, admin, a.backup},
 		{http.MethodGet, Prefix + "/reconciliation/status", viewer, a.reconciliationStatus},
 		{http.MethodGet, Prefix + "/reconciliation/drift", viewer, a.listDrift},

@@ -60,6 +60,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err != nil {
 		return startFailed(ctx, log, errors.Join(err, p.Stop()))
 	}
+	if st.metrics != nil {
+		p.Go(stageAdapters, st.metrics(reg))
+	}
 	site, ad, err := pickAdapters(ctx, cfg, st, reg, log)
 	var c *core
 	if err == nil {

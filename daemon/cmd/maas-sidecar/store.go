@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
@@ -20,6 +22,9 @@ import (
 type daemonStore struct {
 	lifecycle.Store
 	cluster admin.Cluster
+	// metrics registers the store's own metrics (the Raft metrics of a
+	// dqlite member) and returns the loop that keeps them; nil for bolt.
+	metrics func(prometheus.Registerer) func(context.Context) error
 }
 
 // Check passes when the store answers a read (/readyz): a clustered
@@ -77,4 +82,9 @@ type singleStore struct{ daemon string }
 
 func (s singleStore) Cluster(context.Context) (admin.ClusterInfo, error) {
 	return admin.ClusterInfo{Backend: config.BackendBolt, Daemon: s.daemon, Members: []admin.ClusterMember{}}, nil
+}
+
+// RemoveMember refuses: a bolt store has no members.
+func (singleStore) RemoveMember(context.Context, uint64) (admin.ClusterMember, error) {
+	return admin.ClusterMember{}, admin.ErrNotClustered
 }

@@ -65,7 +65,7 @@ func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog
 	if err != nil {
 		return daemonStore{}, err
 	}
-	return daemonStore{Store: st, cluster: dqliteCluster{st: st, daemon: holder}}, nil
+	return daemonStore{Store: st, cluster: dqliteCluster{st: st, daemon: holder}, metrics: raftMetrics(st.Node(), log)}, nil
 }
 
 // checkPeers refuses to join members that do not share this daemon's CA
@@ -86,12 +86,15 @@ func checkPeers(ctx context.Context, p *pki.PKI, self tls.Certificate, join []st
 	return nil
 }
 
-// dqliteCluster describes the dqlite cluster for GET /cluster.
+// dqliteCluster describes the dqlite cluster for GET /cluster and
+// removes members for DELETE /cluster/members/{id}.
 type dqliteCluster struct {
 	st     *dqlite.Store
 	daemon string
 }
 
+// Cluster lists the members as the leader knows them, each with the
+// answer of a probe made now (dqlite has no per-follower lag to report).
 func (c dqliteCluster) Cluster(ctx context.Context) (admin.ClusterInfo, error) {
 	n := c.st.Node()
 	info := admin.ClusterInfo{Backend: config.BackendDqlite, Clustered: true, Daemon: c.daemon, Self: n.Address()}
@@ -104,8 +107,27 @@ func (c dqliteCluster) Cluster(ctx context.Context) (admin.ClusterInfo, error) {
 		return info, err
 	}
 	info.Leader = leader
-	for _, m := range members {
-		info.Members = append(info.Members, admin.ClusterMember{ID: m.ID, Address: m.Address, Role: m.Role})
+	addrs := make([]string, len(members))
+	for i, m := range members {
+		addrs[i] = m.Address
+	}
+	for i, r := range n.ProbeAll(ctx, addrs) {
+		m := members[i]
+		cm := admin.ClusterMember{ID: m.ID, Address: m.Address, Role: m.Role,
+			Reachable: r.Answered, RoundTripSeconds: r.RoundTrip.Seconds()}
+		if r.Err != nil {
+			cm.ProbeError = r.Err.Error()
+		}
+		info.Members = append(info.Members, cm)
 	}
 	return info, nil
+}
+
+// RemoveMember removes a stopped member through the leader.
+func (c dqliteCluster) RemoveMember(ctx context.Context, id uint64) (admin.ClusterMember, error) {
+	m, err := c.st.Node().RemoveMember(ctx, id)
+	if err != nil {
+		return admin.ClusterMember{}, err
+	}
+	return admin.ClusterMember{ID: m.ID, Address: m.Address, Role: m.Role}, nil
 }

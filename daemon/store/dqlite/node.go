@@ -57,6 +57,7 @@ func nameSocket() {
 type Node struct {
 	app     *app.App
 	log     *slog.Logger
+	dial    client.DialFunc // to other members, for Probe
 	stopped atomic.Bool
 	// lockMoved is when this node last moved the leadership to drop a
 	// stalled write lock (unix nanoseconds; lockMoveDue).
@@ -74,12 +75,14 @@ func StartNode(ctx context.Context, dir string, opts Options) (*Node, error) {
 	}
 	log := opts.logger()
 	appOpts := []app.Option{app.WithAddress(opts.Address), app.WithCluster(opts.Join), app.WithLogFunc(logFunc(log))}
+	dial := client.DefaultDialFunc
 	if t := opts.TLS; t != nil {
 		if t.Listen == nil || t.Dial == nil {
 			return nil, lifecycle.Invalid(op, "tls", "TLS between dqlite nodes needs both the listen and the dial configuration")
 		}
 		appOpts = append(appOpts, app.WithTLS(t.Listen, t.Dial))
 		socketNameOnce.Do(nameSocket)
+		dial = client.DialFuncWithTLS(dial, t.Dial)
 	}
 	a, err := app.New(dir, appOpts...)
 	if err != nil {
@@ -90,7 +93,7 @@ func StartNode(ctx context.Context, dir string, opts Options) (*Node, error) {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, op,
 			"dqlite node %s did not join its cluster (members %v): %v", opts.Address, opts.Join, err)
 	}
-	return &Node{app: a, log: log}, nil
+	return &Node{app: a, log: log, dial: dial}, nil
 }
 
 // Address is the node's Raft address.
