@@ -57,3 +57,13 @@ func (r *StaleRead) AsOf() (time.Time, bool) {
 	defer r.mu.Unlock()
 	return r.asOf, r.stale
 }
+
+// StaleAnswered says whether a read under ctx was answered from a
+// snapshot, and when that was taken.
+func StaleAnswered(ctx context.Context) (time.Time, bool) {
+	r, ok := ctx.Value(staleKey{}).(*StaleRead)
+	if !ok {
+		return time.Time{}, false
+	}
+	return r.AsOf()
+}

@@ -3,6 +3,7 @@
 package system
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -129,14 +130,30 @@ type leaseView struct {
 // lease asks member i for the site's lease.
 func (c *cluster) lease(i int) leaseView {
 	c.t.Helper()
+	l, err := c.tryLease(i)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return l
+}
+
+// tryLease asks member i for the site's lease; an error when the member
+// cannot answer (an election under way, no quorum).
+func (c *cluster) tryLease(i int) (leaseView, error) {
+	r := c.members[i].cli("", "cluster", "status", "-o", "json")
+	if r.code != 0 {
+		return leaseView{}, fmt.Errorf("maas-sidecar cluster status -o json through %s: %s", c.names[i], r)
+	}
 	var st struct{ Leases []leaseView }
-	c.members[i].json(&st, "cluster", "status")
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
+		return leaseView{}, fmt.Errorf("cluster status through %s: %v\n%s", c.names[i], err, r.stdout)
+	}
 	for _, l := range st.Leases {
 		if l.SiteID == c.site {
-			return l
+			return l, nil
 		}
 	}
-	return leaseView{}
+	return leaseView{}, nil
 }
 
 // waitLease waits until member i sees the site held by a holder ok accepts.
@@ -144,12 +161,14 @@ func (c *cluster) waitLease(i int, timeout time.Duration, ok func(leaseView) boo
 	c.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		l := c.lease(i)
-		if l.Holder != "" && ok(l) {
+		// While an election runs (the frozen or killed member was the
+		// Raft leader) a member may not answer: ask again.
+		l, err := c.tryLease(i)
+		if err == nil && l.Holder != "" && ok(l) {
 			return l
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("member %s: lease %+v after %v", c.names[i], l, timeout)
+			c.t.Fatalf("member %s: lease %+v after %v (%v)", c.names[i], l, timeout, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -18,14 +18,14 @@ func TestClusterWebhooksAtAnyMember(t *testing.T) {
 	c := newCluster(t, simOptions{machines: 1, speed: 600})
 	holder := c.member(c.waitLease(0, 30*time.Second, func(leaseView) bool { return true }).Holder)
 	other := c.other(holder)
-	c.daemon.ok("", "site", "credentials", c.site, "--webhook-secret-file", file(t, "hook", "hook-secret"),
+	c.daemon.ok(apiKey, "site", "credentials", c.site, "--maas-key-file", "-", "--webhook-secret-file", file(t, "hook", "hook-secret-0123456789"),
 		"--reason", "e2e: webhooks")
 	batch, _ := c.onboard("gpu-001")
 	if w := c.daemon.cli("", "onboarding", "watch", "--batch", batch); w.code != 0 {
 		t.Fatalf("onboarding watch --batch: %s", w)
 	}
 	c.sim.control("webhooks", map[string]any{"drop": 0.0, "targets": []map[string]string{{
-		"url": c.members[other].url("/api/v1/webhooks/maas?site_id=" + c.site), "secret": "hook-secret"}}})
+		"url": c.members[other].url("/api/v1/webhooks/maas?site_id=" + c.site), "secret": "hook-secret-0123456789"}}})
 	since := time.Now()
 	c.sim.control("machines/"+c.sim.machines["gpu-001"].systemID+"/release", nil)
 	deadline := time.Now().Add(30 * time.Second)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -33,7 +34,14 @@ func (a *API) authenticate(ctx context.Context, r *http.Request, need lifecycle.
 		return principal{}, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "a bearer token is required (Authorization: Bearer <token>)")
 	}
 	t, err := a.store.AdminTokenByHash(ctx, admintoken.Hash(tok))
+	asOf, stale := lifecycle.StaleAnswered(ctx)
 	switch {
+	case lifecycle.ErrorCode(err) == lifecycle.CodeNotFound && stale:
+		// A token created after the snapshot is not in it: say that the
+		// store is unavailable, not that the token is wrong.
+		return principal{}, lifecycle.Errorf(lifecycle.CodeUnavailable, op,
+			"this daemon's store has no quorum and its snapshot (taken %s) does not know the token; try again once the cluster is back",
+			asOf.UTC().Format(time.RFC3339))
 	case lifecycle.ErrorCode(err) == lifecycle.CodeNotFound:
 		return principal{}, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "unknown token")
 	case err != nil:

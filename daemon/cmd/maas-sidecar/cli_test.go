@@ -28,8 +28,9 @@ func runBinary(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestVersion(t *testing.T) {
-	// The test binary is built without the dqlite tag, and says so.
-	want := testVersion + "\nstores: bolt (built without dqlite)\n"
+	// The binary is built with this test binary's tags and says which
+	// store backends it has.
+	want := testVersion + "\n" + storesLine + "\n"
 	code, out, _ := runBinary(t, "version")
 	if code != 0 || out != want {
 		t.Errorf("version = %d %q, want 0 %q", code, out, want)

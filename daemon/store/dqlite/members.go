@@ -18,7 +18,7 @@ type Member struct {
 // Members lists the cluster's nodes, as the leader knows them.
 func (n *Node) Members(ctx context.Context) ([]Member, error) {
 	const op = "store.Members"
-	cli, err := n.app.Leader(ctx)
+	cli, err := n.leader(ctx)
 	if err != nil {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "no dqlite leader: %v", err)
 	}

@@ -57,7 +57,8 @@ func nameSocket() {
 type Node struct {
 	app     *app.App
 	log     *slog.Logger
-	dial    client.DialFunc // to other members, for Probe
+	dial    client.DialFunc // to other members, bounded (boundedDial)
+	nodes   fileNodeStore   // the member list the app keeps
 	stopped atomic.Bool
 	// lockMoved is when this node last moved the leadership to drop a
 	// stalled write lock (unix nanoseconds; lockMoveDue).
@@ -75,14 +76,14 @@ func StartNode(ctx context.Context, dir string, opts Options) (*Node, error) {
 	}
 	log := opts.logger()
 	appOpts := []app.Option{app.WithAddress(opts.Address), app.WithCluster(opts.Join), app.WithLogFunc(logFunc(log))}
-	dial := client.DefaultDialFunc
+	var dialTLS *tls.Config
 	if t := opts.TLS; t != nil {
 		if t.Listen == nil || t.Dial == nil {
 			return nil, lifecycle.Invalid(op, "tls", "TLS between dqlite nodes needs both the listen and the dial configuration")
 		}
 		appOpts = append(appOpts, app.WithTLS(t.Listen, t.Dial))
 		socketNameOnce.Do(nameSocket)
-		dial = client.DialFuncWithTLS(dial, t.Dial)
+		dialTLS = t.Dial
 	}
 	a, err := app.New(dir, appOpts...)
 	if err != nil {
@@ -93,7 +94,7 @@ func StartNode(ctx context.Context, dir string, opts Options) (*Node, error) {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, op,
 			"dqlite node %s did not join its cluster (members %v): %v", opts.Address, opts.Join, err)
 	}
-	return &Node{app: a, log: log, dial: dial}, nil
+	return &Node{app: a, log: log, dial: boundedDial(dialTLS), nodes: newFileNodeStore(dir)}, nil
 }
 
 // Address is the node's Raft address.
@@ -102,7 +103,7 @@ func (n *Node) Address() string { return n.app.Address() }
 // Leader returns the address of the cluster's current leader.
 func (n *Node) Leader(ctx context.Context) (string, error) {
 	const op = "store.Leader"
-	cli, err := n.app.Leader(ctx)
+	cli, err := n.leader(ctx)
 	if err != nil {
 		return "", lifecycle.Errorf(lifecycle.CodeUnavailable, op, "no dqlite leader: %v", err)
 	}

@@ -21,7 +21,7 @@ import (
 // unavailable without a leader.
 func (n *Node) RemoveMember(ctx context.Context, id uint64) (Member, error) {
 	const op = "store.RemoveMember"
-	cli, err := n.app.Leader(ctx)
+	cli, err := n.leader(ctx)
 	if err != nil {
 		return Member{}, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "no dqlite leader: %v", err)
 	}

@@ -65,7 +65,7 @@ func (n *Node) Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	adb, err := n.app.Open(ctx, opts.Database)
+	adb, err := n.openDB(ctx, opts.Database)
 	if err != nil {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "open dqlite database %s: %v", opts.Database, err)
 	}

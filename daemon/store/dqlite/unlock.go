@@ -23,7 +23,7 @@ import (
 // wakes (its connection leads to a follower now).
 func (n *Node) moveLeadership(ctx context.Context) error {
 	const op = "store.moveLeadership"
-	cli, err := n.app.Leader(ctx)
+	cli, err := n.leader(ctx)
 	if err != nil {
 		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "no dqlite leader: %v", err)
 	}
