@@ -14,13 +14,18 @@ type site struct {
 	PXEIface         string `json:"pxe_iface"`
 	PXEVLANVID       int    `json:"pxe_vlan_vid"`
 	NodePXEIface     string `json:"node_pxe_iface"`
+	PreferredDaemon  string `json:"preferred_daemon"`
 }
 
 func (x site) row() []string {
-	return []string{x.ID, x.Name, x.Status, x.APIBaseURL, x.PXEIface, fmt.Sprint(x.PXEVLANVID), x.NodePXEIface}
+	pref := x.PreferredDaemon
+	if pref == "" {
+		pref = "-"
+	}
+	return []string{x.ID, x.Name, x.Status, x.APIBaseURL, x.PXEIface, fmt.Sprint(x.PXEVLANVID), x.NodePXEIface, pref}
 }
 
-const siteHeader = "ID NAME STATUS MAAS PXE_IFACE VLAN NODE_PXE_IFACE"
+const siteHeader = "ID NAME STATUS MAAS PXE_IFACE VLAN NODE_PXE_IFACE PREFERRED_DAEMON"
 
 // siteFlags declares the settable site members; set reports which were given.
 func (s *session) siteFlags() func() map[string]any {
@@ -36,6 +41,7 @@ func (s *session) siteFlags() func() map[string]any {
 		str[f.key] = fs.String(f.flag, "", f.help)
 	}
 	vlan := fs.Int("vlan", 0, "PXE VLAN id")
+	pref := fs.String("preferred-daemon", "", "daemon_name of the daemon that should hold the site's lease whenever it runs (\"\" clears it)")
 	dns := fs.String("dns", "", "comma-separated upstream DNS servers")
 	fs.StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
 	return func() map[string]any {
@@ -49,6 +55,9 @@ func (s *session) siteFlags() func() map[string]any {
 		}
 		if given["vlan"] {
 			body["pxe_vlan_vid"] = *vlan
+		}
+		if given["preferred-daemon"] {
+			body["preferred_daemon"] = *pref
 		}
 		if *dns != "" {
 			body["upstream_dns_servers"] = strings.Split(*dns, ",")

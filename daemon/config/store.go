@@ -2,8 +2,9 @@ package config
 
 import (
 	"net"
-	"strings"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // Store backends.
@@ -91,13 +92,8 @@ func checkMemberAddr(s string) string {
 // checkDaemonName is "" for a name usable as a lease holder and in an
 // admin token's name.
 func checkDaemonName(s string) string {
-	if len(s) > 64 {
-		return "is longer than 64 characters"
-	}
-	if strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.", r))
-	}) {
-		return "may hold only letters, digits, '-', '_' and '.'"
+	if err := lifecycle.CheckDaemonName(s); err != nil {
+		return err.Error()
 	}
 	return ""
 }

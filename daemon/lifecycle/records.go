@@ -127,12 +127,25 @@ type RunEvent struct {
 }
 
 // Lease is a site's ownership grant. Epoch increases with every new grant
-// and fences every journal write of the site's runs.
+// and fences every journal write of the site's runs. RequestedBy, while
+// RequestedUntil has not passed, is the site's preferred daemon asking
+// the holder to hand the site back (LeaseStore.RequestLease).
 type Lease struct {
-	SiteID    string    `json:"site_id"`
-	Holder    string    `json:"holder"`
-	Epoch     uint64    `json:"epoch"`
-	ExpiresAt time.Time `json:"expires_at"`
+	SiteID         string    `json:"site_id"`
+	Holder         string    `json:"holder"`
+	Epoch          uint64    `json:"epoch"`
+	ExpiresAt      time.Time `json:"expires_at"`
+	RequestedBy    string    `json:"requested_by,omitempty"`
+	RequestedUntil time.Time `json:"requested_until,omitzero"`
+}
+
+// Requested is the daemon that asks for the lease at now; "" when no
+// request stands (none was made, or it expired).
+func (l Lease) Requested(now time.Time) string {
+	if l.RequestedBy == "" || !now.Before(l.RequestedUntil) {
+		return ""
+	}
+	return l.RequestedBy
 }
 
 // Fence is what a fenced write carries: the site and the epoch its writer holds.

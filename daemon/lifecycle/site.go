@@ -38,6 +38,10 @@ type Site struct {
 	Status                     SiteStatus `json:"status"`
 	CreatedAt                  time.Time  `json:"created_at"`
 	UpdatedAt                  time.Time  `json:"updated_at"`
+	// PreferredDaemon, when set, names the daemon (its daemon_name) that
+	// should hold the site's lease whenever it runs: another holder hands
+	// the site back to it once it is up (see LeaseStore.RequestLease).
+	PreferredDaemon string `json:"preferred_daemon,omitempty"`
 }
 
 // SiteVaultPaths returns the seed's Vault paths for site id (seed 001 §3.2).
@@ -86,6 +90,9 @@ func (s Site) Validate() error {
 	}
 	if s.PXEVLANVID < 0 || s.PXEVLANVID > 4094 {
 		return Invalid(op, "pxe_vlan_vid", "pxe_vlan_vid %d is outside 0-4094", s.PXEVLANVID)
+	}
+	if err := CheckDaemonName(s.PreferredDaemon); err != nil {
+		return Invalid(op, "preferred_daemon", "preferred_daemon %.80q %v", s.PreferredDaemon, err)
 	}
 	switch s.Status {
 	case SiteActive, SiteDisabled, SiteDeleted:

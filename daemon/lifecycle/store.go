@@ -122,8 +122,18 @@ type RunStore interface {
 type LeaseStore interface {
 	// ClaimLease grants or extends the site lease for holder. A new grant
 	// (free, expired, or another holder's expired lease) gets a higher
-	// epoch; conflict while another holder's lease is unexpired.
+	// epoch and no request; conflict while another holder's lease is
+	// unexpired, and while an expired lease carries another daemon's
+	// unexpired request (the site is kept for its preferred daemon).
 	ClaimLease(ctx context.Context, siteID, holder string, ttl time.Duration) (Lease, error)
+	// RequestLease records on the site's lease that holder, the site's
+	// preferred daemon, asks for it: RequestedBy is holder and
+	// RequestedUntil ttl from now; holder, epoch and expiry do not change.
+	// The holder learns of it from its next renewal. Holder's own live
+	// lease is returned unchanged. Invalid for a bad argument, not_found
+	// when the site or its lease does not exist, conflict when the site's
+	// preferred_daemon is not holder.
+	RequestLease(ctx context.Context, siteID, holder string, ttl time.Duration) (Lease, error)
 	// RenewLease extends l; conflict when l's epoch is no longer current.
 	RenewLease(ctx context.Context, l Lease, ttl time.Duration) (Lease, error)
 	// ReleaseLease ends l early; releasing a superseded lease is a no-op.

@@ -10,14 +10,17 @@ import (
 
 // adoptSites claims the lease of every live site that this runner neither
 // holds nor already waits to claim. It runs at start and on every scan,
-// so sites created through another daemon are adopted too.
+// so sites created through another daemon are adopted too. A site whose
+// preferred daemon this runner is, it tries on every scan, asking its
+// holder to hand it back (handover.go).
 func (r *Runner) adoptSites(ctx context.Context) error {
 	sites, err := r.opt.Store.ListSites(ctx)
 	if err != nil {
 		return err
 	}
 	for _, s := range sites {
-		if s.Status == lifecycle.SiteDeleted || r.sites[s.ID] != nil || r.retrying[s.ID] {
+		r.notePreferred(s)
+		if s.Status == lifecycle.SiteDeleted || r.sites[s.ID] != nil || (r.retrying[s.ID] && !r.homes[s.ID]) {
 			continue
 		}
 		_, _ = r.claimSite(s.ID)
@@ -42,6 +45,9 @@ func (r *Runner) claimSite(id string) (*siteState, error) {
 		}
 		r.leaseEvent(LeaseStandby, id, prev)
 		r.retryClaim(id)
+		if r.homes[id] {
+			r.askHome(id)
+		}
 		return nil, err
 	}
 	s := &siteState{id: id, lease: l, admitted: map[string]bool{}, bmc: map[string]string{}, renewedAt: sent}
@@ -51,7 +57,11 @@ func (r *Runner) claimSite(id string) (*siteState, error) {
 	kind := LeaseAcquired
 	if prev.Holder != "" && prev.Holder != r.opt.Holder && prev.Epoch < l.Epoch {
 		kind = LeaseTakeover
-		r.log.Info("took over site lease", "site", id, "from", prev.Holder, "epoch", l.Epoch)
+		msg := "took over site lease"
+		if prev.Requested(sent) == r.opt.Holder {
+			msg = "took back site lease as its preferred daemon"
+		}
+		r.log.Info(msg, "site", id, "from", prev.Holder, "epoch", l.Epoch)
 	}
 	r.leaseEvent(kind, id, l)
 	if err := r.recoverSite(s); err != nil {
@@ -84,15 +94,21 @@ func (r *Runner) retryClaim(id string) {
 	})
 }
 
-// claimDelay is the time until the site's lease expires, plus a little,
-// within [TTL/20, TTL].
+// claimDelay is the time until the site's lease expires (or, when it is
+// kept for another daemon's request, until that request lapses), plus a
+// little, within [TTL/20, TTL].
 func (r *Runner) claimDelay(id string) time.Duration {
 	ttl := r.opt.LeaseTTL
 	l, err := r.opt.Store.GetLease(r.ctx, id)
 	if err != nil {
 		return ttl
 	}
-	d := l.ExpiresAt.Sub(r.opt.Clock.Now()) + ttl/20
+	now := r.opt.Clock.Now()
+	end := l.ExpiresAt
+	if by := l.Requested(now); by != "" && by != r.opt.Holder && l.RequestedUntil.After(end) {
+		end = l.RequestedUntil
+	}
+	d := end.Sub(now) + ttl/20
 	return min(max(d, ttl/20), ttl)
 }
 
@@ -119,6 +135,7 @@ func (r *Runner) renew(s *siteState) {
 		}
 		r.leaseEvent(LeaseRenewed, s.id, l)
 		r.armRenew(s)
+		r.answerRequest(s)
 	case lifecycle.ErrorCode(err) == lifecycle.CodeConflict:
 		r.log.Error("site lease lost", "site", s.id, "err", err)
 		r.loseSite(s.id)
@@ -180,14 +197,26 @@ var errSiteGivenUp = lifecycle.Wrap(lifecycle.CodeConflict, "runner", errors.New
 // cancelled (their writes would be refused anyway) and it is re-claimed
 // later, recovering its runs from the journal.
 func (r *Runner) loseSite(id string) {
+	if s := r.dropSite(id, errSiteGivenUp); s != nil {
+		r.leaseEvent(LeaseLost, id, s.lease)
+		r.retryClaim(id)
+	}
+}
+
+// dropSite stops driving a site: its guard ends with cause, its timers
+// stop, and its runs leave the loop (a step still executing is cancelled
+// and its result is void). It returns the site's last state, nil when
+// the site was not held.
+func (r *Runner) dropSite(id string, cause error) *siteState {
 	s := r.sites[id]
 	if s == nil {
-		return
+		return nil
 	}
 	if s.renew != nil {
 		s.renew.Stop()
 	}
-	s.guard.stop(errSiteGivenUp)
+	s.endDrain()
+	s.guard.stop(cause)
 	delete(r.sites, id)
 	for rid, rs := range r.runs {
 		if rs.run.SiteID != id {
@@ -199,8 +228,7 @@ func (r *Runner) loseSite(id string) {
 		}
 		delete(r.runs, rid)
 	}
-	r.leaseEvent(LeaseLost, id, s.lease)
-	r.retryClaim(id)
+	return s
 }
 
 // releaseLeases gives up every site's lease so another daemon can take

@@ -67,6 +67,9 @@ type Runner struct {
 	// retrying marks the sites whose next claim attempt is scheduled.
 	retrying map[string]bool
 	keys     map[string]map[string]bool // wake key -> run ids
+	// homes marks the sites that name this runner's Holder as their
+	// preferred daemon (as of the last site list).
+	homes map[string]bool
 	// wakes numbers every Wake; lastWake is each key's latest number, so
 	// a run that starts waiting on a key woken while its stage executed
 	// (after the stage looked, before it parked) runs again at once.
@@ -106,7 +109,7 @@ func New(o Options) *Runner {
 	}
 	return &Runner{opt: o, log: o.Logger.With("component", "runner"), msgs: make(chan func(), 1024),
 		sites: map[string]*siteState{}, runs: map[string]*runState{}, keys: map[string]map[string]bool{},
-		lastWake: map[string]uint64{}, retrying: map[string]bool{},
+		lastWake: map[string]uint64{}, retrying: map[string]bool{}, homes: map[string]bool{},
 		ready: make(chan struct{}), quit: make(chan struct{})}
 }
 

@@ -20,6 +20,12 @@ type siteState struct {
 	pending   []string          // run ids waiting for admission, in request order
 	admitted  map[string]bool   // run ids holding a slot (running or compensating)
 	bmc       map[string]string // ipmi ip -> admitted run id
+	// handover is the preferred daemon this site is being drained for
+	// ("" when none): nothing is admitted or dispatched meanwhile.
+	handover string
+	// drainCut cancels the steps still in flight when the drain has
+	// lasted one lease TTL.
+	drainCut clockwork.Timer
 }
 
 // runState is the loop's view of one run it drives.
@@ -74,6 +80,9 @@ func (r *Runner) submit(id string) {
 // admit starts queued runs while the site has free slots, skipping runs
 // whose BMC is busy; skipped runs keep their place.
 func (r *Runner) admit(s *siteState) {
+	if s.handover != "" {
+		return // the site is being handed to its preferred daemon
+	}
 	p, err := r.opt.Store.GetSitePolicy(r.ctx, s.id)
 	limit := p.BatchMaxParallel
 	if err != nil || limit < 1 {

@@ -27,9 +27,11 @@ func (r *Runner) dispatch(rs *runState) {
 		r.log.Error("dispatch: no workflow or lease", "run", rs.run.ID, "err", err)
 		return
 	}
-	if s.guard.check() != nil {
+	if s.handover != "" || s.guard.check() != nil {
 		// Lapsed: the lease is checked with the store before anything
 		// runs; if it still holds, lapsed dispatches the run then.
+		// Draining for a handover: the next holder re-enters the run,
+		// or resumeSite dispatches it if the request lapses.
 		rs.deferred = true
 		return
 	}
@@ -46,7 +48,10 @@ func (r *Runner) dispatch(rs *runState) {
 			res = stepResult{run: run, aborted: true}
 		}
 		cancel()
-		r.do(func() { r.finished(rs, res) })
+		r.do(func() {
+			r.finished(rs, res)
+			r.handOver(run.SiteID)
+		})
 	}()
 }
 

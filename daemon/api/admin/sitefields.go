@@ -22,6 +22,7 @@ type siteFields struct {
 	DeploySSHIface     *string               `json:"deploy_ssh_iface"`
 	UpstreamDNSServers []string              `json:"upstream_dns_servers"`
 	Status             *lifecycle.SiteStatus `json:"status"`
+	PreferredDaemon    *string               `json:"preferred_daemon"`
 }
 
 // fieldsOf returns s's settable members.
@@ -29,7 +30,8 @@ func fieldsOf(s lifecycle.Site) siteFields {
 	return siteFields{Name: &s.Name, RegionCode: &s.RegionCode, APIBaseURL: &s.APIBaseURL,
 		PXEIface: &s.PXEIface, PXEVLANVID: &s.PXEVLANVID, NodePXEIface: &s.NodePXEIface,
 		DistroSeries: &s.DistroSeries, Architecture: &s.Architecture, DeployUser: &s.DeployUser,
-		DeploySSHIface: &s.DeploySSHIface, UpstreamDNSServers: s.UpstreamDNSServers, Status: &s.Status}
+		DeploySSHIface: &s.DeploySSHIface, UpstreamDNSServers: s.UpstreamDNSServers, Status: &s.Status,
+		PreferredDaemon: &s.PreferredDaemon}
 }
 
 // apply copies the set members onto s.
@@ -48,6 +50,7 @@ func (f siteFields) apply(s *lifecycle.Site) {
 	set(&s.Architecture, f.Architecture)
 	set(&s.DeployUser, f.DeployUser)
 	set(&s.DeploySSHIface, f.DeploySSHIface)
+	set(&s.PreferredDaemon, f.PreferredDaemon)
 	if f.PXEVLANVID != nil {
 		s.PXEVLANVID = *f.PXEVLANVID
 	}

@@ -50,6 +50,9 @@ func TestCreateSiteValidation(t *testing.T) {
 		{"status deleted", map[string]any{"status": "deleted"}, 422, "status"},
 		{"vault path given", map[string]any{"api_token_vault_path": "kv/x"}, 400, "api_token_vault_path"},
 		{"name too long", map[string]any{"name": string(make([]byte, 300))}, 422, "name"},
+		{"preferred daemon not a name", map[string]any{"preferred_daemon": "region 2"}, 422, "preferred_daemon"},
+		{"preferred daemon too long", map[string]any{"preferred_daemon": strings.Repeat("r", 65)}, 422, "preferred_daemon"},
+		{"preferred daemon not a string", map[string]any{"preferred_daemon": 2}, 400, "preferred_daemon"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,6 +114,57 @@ func TestPatchSite(t *testing.T) {
 	expect(t, e.do(adminRole, http.MethodPatch, sitePath(id), map[string]any{"status": "active"}), http.StatusOK, "")
 	expect(t, e.do(adminRole, http.MethodDelete, sitePath(id), nil), http.StatusNoContent, "")
 	expect(t, e.do(adminRole, http.MethodPatch, sitePath(id), map[string]any{"status": "active"}), http.StatusConflict, "")
+}
+
+// preferred_daemon is set on create, shown by GET, changed and cleared
+// by PATCH (the audit entry names it), and refused when it is not a
+// daemon name, changing nothing.
+func TestSitePreferredDaemon(t *testing.T) {
+	e := newEnv(t)
+	r := e.do(adminRole, http.MethodPost, sites, siteBody(map[string]any{"preferred_daemon": "region-1"}))
+	expect(t, r, http.StatusCreated, "")
+	var s lifecycle.Site
+	r.decode(t, &s)
+	get := func() lifecycle.Site {
+		var got lifecycle.Site
+		e.do(viewerRole, http.MethodGet, sitePath(s.ID), nil).decode(t, &got)
+		return got
+	}
+	if got := get(); got.PreferredDaemon != "region-1" {
+		t.Fatalf("created site's preferred_daemon %q", got.PreferredDaemon)
+	}
+	for _, tt := range []struct {
+		name, value, want string
+		code              int
+	}{
+		{"changed", "region-2.dc1", "region-2.dc1", http.StatusOK},
+		{"refused", "region/3", "region-2.dc1", http.StatusUnprocessableEntity},
+		{"cleared", "", "", http.StatusOK},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			field := ""
+			if tt.code != http.StatusOK {
+				field = "preferred_daemon"
+			}
+			expect(t, e.do(adminRole, http.MethodPatch, sitePath(s.ID), map[string]any{"preferred_daemon": tt.value}), tt.code, field)
+			if got := get(); got.PreferredDaemon != tt.want {
+				t.Fatalf("preferred_daemon %q, want %q", got.PreferredDaemon, tt.want)
+			}
+		})
+	}
+	audit, err := e.store.ListAudit(context.Background(), lifecycle.AuditFilter{TargetID: s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changed []string
+	for _, a := range audit {
+		if a.Action == "site.update" {
+			changed = append(changed, a.CorrelationIDs["changed_fields"])
+		}
+	}
+	if d := cmp.Diff([]string{"preferred_daemon", "preferred_daemon"}, changed); d != "" {
+		t.Errorf("audited changes (-want +got):\n%s", d)
+	}
 }
 
 // A disabled site rejects new onboardings while its runs in flight go on;

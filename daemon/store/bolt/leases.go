@@ -32,10 +32,46 @@ func (s *Store) ClaimLease(ctx context.Context, siteID, holder string, ttl time.
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s is leased by %s until %s", siteID, cur.Holder, cur.ExpiresAt.Format(time.RFC3339))
 		case live:
 			l = cur // the holder re-claims its own live lease: same epoch
+		case cur.Requested(now) != "" && cur.Requested(now) != holder:
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s is kept for its preferred daemon %s until %s", siteID, cur.RequestedBy, cur.RequestedUntil.Format(time.RFC3339))
 		default:
 			l = lifecycle.Lease{SiteID: siteID, Holder: holder, Epoch: cur.Epoch + 1}
 		}
 		l.ExpiresAt = now.Add(ttl)
+		return put(tx.Bucket(bLeases), []byte(siteID), l)
+	})
+	if err != nil {
+		return lifecycle.Lease{}, err
+	}
+	return l, nil
+}
+
+// RequestLease implements lifecycle.LeaseStore.
+func (s *Store) RequestLease(ctx context.Context, siteID, holder string, ttl time.Duration) (l lifecycle.Lease, err error) {
+	const op = "store.RequestLease"
+	if siteID == "" || holder == "" || ttl <= 0 {
+		return l, lifecycle.Invalid(op, "lease", "site, holder and a positive ttl are required")
+	}
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		site, err := loadSite(tx, op, siteID)
+		if err != nil {
+			return err
+		}
+		if site.PreferredDaemon != holder {
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "%s is not the preferred daemon of site %s (%q is)", holder, siteID, site.PreferredDaemon)
+		}
+		cur, ok, err := loadLease(tx, siteID)
+		if err != nil || !ok {
+			if err == nil {
+				err = notFound(op, "lease for site", siteID)
+			}
+			return err
+		}
+		now := s.now()
+		if l = cur; cur.Holder == holder && now.Before(cur.ExpiresAt) {
+			return nil
+		}
+		l.RequestedBy, l.RequestedUntil = holder, now.Add(ttl)
 		return put(tx.Bucket(bLeases), []byte(siteID), l)
 	})
 	if err != nil {

@@ -32,10 +32,19 @@ func testSites(t *testing.T, e *env) {
 	if up.Name != "zz-renamed" || up.Status != lifecycle.SiteDisabled || !up.UpdatedAt.After(up.CreatedAt) {
 		t.Fatalf("updated = %+v", up)
 	}
+	up, err = e.st.UpdateSite(e.ctx, s.ID, func(x *lifecycle.Site) error { x.PreferredDaemon = "region-2.dc1"; return nil })
+	e.must(err)
+	if got, _ := e.st.GetSite(e.ctx, s.ID); got.PreferredDaemon != "region-2.dc1" || got.PreferredDaemon != up.PreferredDaemon {
+		t.Fatalf("preferred_daemon not stored: %+v", got)
+	}
 	_, err = e.st.UpdateSite(e.ctx, second.ID, func(x *lifecycle.Site) error { x.Name = "zz-renamed"; return nil })
 	e.wantCode(err, lifecycle.CodeConflict)
 	_, err = e.st.UpdateSite(e.ctx, second.ID, func(x *lifecycle.Site) error { x.ID = "hijack"; return nil })
 	e.wantCode(err, lifecycle.CodeInvalid)
+	_, err = e.st.UpdateSite(e.ctx, second.ID, func(x *lifecycle.Site) error { x.PreferredDaemon = "region 2"; return nil })
+	if lifecycle.ErrorField(err) != "preferred_daemon" {
+		t.Fatalf("a bad preferred_daemon: %v", err)
+	}
 	boom := errors.New("boom")
 	if _, err := e.st.UpdateSite(e.ctx, second.ID, func(*lifecycle.Site) error { return boom }); !errors.Is(err, boom) {
 		t.Fatalf("fn error lost: %v", err)

@@ -39,7 +39,7 @@ func groups() []group {
 		{"Sites", testSites}, {"SitePolicy", testSitePolicy},
 		{"Nodes", testNodes}, {"NodeTransitions", testNodeTransitions}, {"NodeIdentity", testNodeIdentity},
 		{"Runs", testRuns}, {"RunEvents", testRunEvents}, {"AdvanceRun", testAdvanceRun},
-		{"Leases", testLeases}, {"Fencing", testFencing},
+		{"Leases", testLeases}, {"LeaseRequests", testLeaseRequests}, {"Fencing", testFencing},
 		{"Audit", testAudit}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},

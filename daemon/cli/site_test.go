@@ -1,0 +1,43 @@
+package cli_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuaas/maas-sidecar/daemon/cli"
+)
+
+// site create and update set a site's preferred daemon, site get shows
+// it, an empty value clears it, and a bad name is refused naming the field.
+func TestSitePreferredDaemon(t *testing.T) {
+	d := startDaemon(t)
+	id := d.mustJSON("site", "create", "--name", "dc2", "--region", "dc2", "--url", "http://10.0.0.2:5240/MAAS",
+		"--pxe-iface", "ens19", "--vlan", "46", "--node-pxe-iface", "eno8303", "--preferred-daemon", "region-1")["id"].(string)
+	if got := d.mustJSON("site", "get", id)["preferred_daemon"]; got != "region-1" {
+		t.Fatalf("created: preferred_daemon %v", got)
+	}
+	tests := []struct {
+		name, value, shown string
+		code               int
+	}{
+		{"set", "region-2.dc2", "region-2.dc2", cli.ExitOK},
+		{"bad name", "region 2", "region-2.dc2", cli.ExitInvalid},
+		{"cleared", "", "-", cli.ExitOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := d.cli("", "site", "update", id, "--preferred-daemon", tt.value)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", r.code, tt.code, r.stderr)
+			}
+			if tt.code != cli.ExitOK && !strings.Contains(r.stderr, "preferred_daemon") {
+				t.Errorf("the refusal does not name the field: %s", r.stderr)
+			}
+			g := d.cli("", "site", "get", id)
+			lines := strings.Split(strings.TrimSpace(g.stdout), "\n")
+			if len(lines) != 2 || !strings.HasSuffix(lines[0], "PREFERRED_DAEMON") || !strings.HasSuffix(lines[1], " "+tt.shown) {
+				t.Fatalf("site get shows:\n%s", g.stdout)
+			}
+		})
+	}
+}
