@@ -45,9 +45,11 @@ var socketNameOnce sync.Once
 // beside a test cluster) collide on it ("failed to set bind address").
 // The only knob go-dqlite reads for that name is SNAP_INSTANCE_NAME
 // ("@snap.<name>.dqlite-<id>"); naming it after the process keeps the
-// socket private to it. The socket never leaves the host.
+// socket private to it (a value inherited from a parent that did the
+// same is replaced; inside a real snap, SNAP set, it is left alone). The
+// socket never leaves the host.
 func nameSocket() {
-	if os.Getenv("SNAP_INSTANCE_NAME") == "" {
+	if os.Getenv("SNAP") == "" {
 		_ = os.Setenv("SNAP_INSTANCE_NAME", fmt.Sprintf("maas-sidecar-%d", os.Getpid()))
 	}
 }
