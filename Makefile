@@ -84,8 +84,8 @@ lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integratio
 	if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet -tags integration,e2e $(PKGS)
 	@test -f /usr/include/dqlite.h -a -f /usr/include/raft.h || { echo "lint: the dqlite build needs libdqlite-dev and libraft-dev: run make test-deps"; exit 1; }
-	CGO_ENABLED=1 $(GO) vet -tags $(DQLITE_TAGS),integration ./daemon/store/... ./daemon/cmd/maas-sidecar/...
-	printf 'default:\ntagged: -tags=integration,e2e\ndqlite: -tags=$(DQLITE_TAGS)\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
+	CGO_ENABLED=1 $(GO) vet -tags $(DQLITE_TAGS),integration,e2e $(PKGS)
+	printf 'default:\ntagged: -tags=integration,e2e\ndqlite: -tags=$(DQLITE_TAGS),integration,e2e\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
 
 # Debian packages. The agent is static (CGO_ENABLED=0) for amd64 and
 # arm64. The daemon (amd64) has the dqlite store: cgo with the tags
