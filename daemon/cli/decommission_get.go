@@ -62,7 +62,8 @@ func decommissionGet(ctx context.Context, s *session, args []string) error {
 
 // decommissionWatch follows one decommission, printing it whenever it
 // changes, until it is finished or waits for an operator; it fails (exit
-// 7) unless it ended completed or reconciled.
+// 7) unless it ended completed or reconciled. A daemon that cannot answer
+// for a while is waited for, as by onboarding watch.
 func decommissionWatch(ctx context.Context, s *session, args []string) error {
 	s.flags()
 	pos, err := s.parse(args, 1, "ID")
@@ -70,10 +71,17 @@ func decommissionWatch(ctx context.Context, s *session, args []string) error {
 		return err
 	}
 	var last decomRun
+	var down outage
 	for {
 		v, raw, err := s.getDecommission(ctx, pos[0])
-		if err != nil {
+		if !down.tolerate(s, err) {
 			return err
+		}
+		if err != nil {
+			if err := s.env.Sleep(ctx, s.env.Interval); err != nil {
+				return err
+			}
+			continue
 		}
 		r := v.Decommission
 		done := settled([]run{{Status: r.Status}})

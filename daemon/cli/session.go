@@ -117,3 +117,8 @@ func (s *session) readSecret(path, what string) (string, error) {
 }
 
 func (s *session) printf(format string, args ...any) { fmt.Fprintf(s.env.Stdout, format, args...) }
+
+// warnf writes a note to stderr, prefixed with "warning: ".
+func (s *session) warnf(format string, args ...any) {
+	fmt.Fprintf(s.env.Stderr, "warning: "+format, args...)
+}

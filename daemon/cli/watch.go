@@ -14,7 +14,8 @@ import (
 // onboardingWatch follows one onboarding or a batch, printing the state,
 // stage and attempt of every run whenever they change, until every run is
 // finished or waits for an operator. It fails (exit 7) when any run did
-// not end completed or reconciled.
+// not end completed or reconciled. A daemon that cannot answer for a while
+// (503, no connection) is waited for, up to watchOutage.
 func onboardingWatch(ctx context.Context, s *session, args []string) error {
 	batch := s.flags().String("batch", "", "watch every run of this batch")
 	pos, err := s.parse(args, -1)
@@ -25,10 +26,17 @@ func onboardingWatch(ctx context.Context, s *session, args []string) error {
 		return usagef("give one onboarding ID or --batch ID")
 	}
 	var last []run
+	var down outage
 	for {
 		runs, err := s.poll(ctx, *batch, pos)
-		if err != nil {
+		if !down.tolerate(s, err) {
 			return err
+		}
+		if err != nil {
+			if err := s.env.Sleep(ctx, s.env.Interval); err != nil {
+				return err
+			}
+			continue
 		}
 		if !reflect.DeepEqual(runs, last) {
 			if err := s.progress(runs); err != nil {

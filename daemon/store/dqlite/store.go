@@ -27,7 +27,9 @@ type Store struct {
 	log     *slog.Logger
 	wmu     sync.Mutex // one local write transaction at a time
 	closed  atomic.Bool
-	lost    atomic.Bool // quorum.go
+	lost    atomic.Bool    // quorum.go
+	bg      sync.WaitGroup // the quorum watch (quorum.go)
+	stop    chan struct{}  // closed by Close: background work ends
 	rep     *replica    // nil without Options.Replica
 	stopRep func()      // stops the replica's rebuilds and waits for them
 }
@@ -76,7 +78,7 @@ func (n *Node) Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	now := opts.Now
 	s := &Store{node: n, db: db, now: func() time.Time { return now().UTC() }, timeout: opts.Timeout, log: opts.logger(),
-		stopRep: func() {}}
+		stopRep: func() {}, stop: make(chan struct{})}
 	if _, err := s.upgrade(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -116,6 +118,8 @@ func (s *Store) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
+	close(s.stop)
+	s.bg.Wait()
 	s.stopRep()
 	err := s.db.Close()
 	if s.ownNode {
