@@ -30,8 +30,8 @@ type Store struct {
 	lost    atomic.Bool    // quorum.go
 	bg      sync.WaitGroup // the quorum watch (quorum.go)
 	stop    chan struct{}  // closed by Close: background work ends
-	rep     *replica    // nil without Options.Replica
-	stopRep func()      // stops the replica's rebuilds and waits for them
+	rep     *replica       // nil without Options.Replica
+	stopRep func()         // stops the replica's rebuilds and waits for them
 }
 
 var _ lifecycle.Store = (*Store)(nil)
