@@ -23,9 +23,9 @@ type benchStore struct {
 // benchLeaseTTL is the site lease TTL of the benchmark's runner. With the
 // default 15 s, 1,000 runs started at once on two busy cores delay the
 // lease renewal past its local deadline (it queues behind the batch's
-// store writes), and every lapse cuts off and re-enters each executing
-// stage; the benchmark measures throughput, not that, so its lease
-// outlives any such delay.
+// work), and every lapse cuts off and re-enters each executing stage
+// (docs/benchmarks.md); the benchmark measures throughput, not that, so
+// its lease outlives any such delay.
 const benchLeaseTTL = 5 * time.Minute
 
 // benchStores are the backends BenchmarkOnboard1000 compares, bbolt first;
