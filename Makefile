@@ -137,8 +137,10 @@ $(PKGDEB): hack/pkg/go.mod hack/pkg/go.sum $(wildcard hack/pkg/*.go)
 .PHONY: FORCE
 FORCE:
 
-bench: ## Run the benchmarks (figures recorded in docs/benchmarks.md).
-	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+# Built with the dqlite tags (cgo, make test-deps) so that the onboarding
+# benchmark runs on bbolt and on a 3-node dqlite cluster in one run.
+bench: test-deps ## Run the benchmarks, bbolt and dqlite side by side (figures recorded in docs/benchmarks.md).
+	CGO_ENABLED=1 $(GO) test -tags $(DQLITE_TAGS) -run '^$$' -bench . -benchmem -timeout 60m $(PKGS)
 
 clean: ## Remove build outputs and local run state.
 	rm -rf $(BIN) .run dist

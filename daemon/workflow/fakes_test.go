@@ -14,7 +14,6 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
-	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 )
 
@@ -119,7 +118,7 @@ func testBootstrap() cloudinit.Bootstrap {
 }
 
 // storeTasks queues tasks straight into the store (no agent API to wake).
-type storeTasks struct{ st *bolt.Store }
+type storeTasks struct{ st lifecycle.TaskStore }
 
 func (q storeTasks) Enqueue(ctx context.Context, t lifecycle.AgentTask) (lifecycle.AgentTask, bool, error) {
 	return q.st.EnqueueTask(ctx, t)

@@ -33,13 +33,14 @@ import (
 const apiKey = "ck-site1:tk-site1:ts-site1-secret"
 
 // site is one simulated MAAS site with the daemon's core running on it:
-// the real MAAS client over the simulator, a bbolt store, the runner with
-// the onboarding workflow, and a poller waking parked runs.
+// the real MAAS client over the simulator, a store (bbolt unless the
+// options open another), the runner with the onboarding workflow, and a
+// poller waking parked runs.
 type site struct {
 	t       testing.TB
 	sim     *maassim.Sim
 	srv     *httptest.Server
-	store   *bolt.Store
+	store   lifecycle.Store
 	secrets *memSecrets
 	runner  *runner.Runner
 	deps    workflow.Deps
@@ -62,6 +63,12 @@ type siteOptions struct {
 	// clock, when set, is the runner's clock: tests move it past policy
 	// timeouts (the simulator keeps real time).
 	clock *clockwork.FakeClock
+	// leaseTTL, when set, is the runner's site lease TTL (the runner's
+	// default otherwise).
+	leaseTTL time.Duration
+	// store, when set, opens the site's store (default: a bbolt file in a
+	// temporary directory); the site closes it at the end of the test.
+	store func(testing.TB) lifecycle.Store
 }
 
 func newSite(t testing.TB) *site { return newSiteWith(t, siteOptions{}) }
@@ -79,8 +86,10 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{},
 		hostsUp: map[string]*simhost.Host{}, outbox: newMemOutbox(), metrics: &memMetrics{}}
 	s.srv = httptest.NewServer(s.log.wrap(sim))
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{})
-	must(t, err)
+	if o.store == nil {
+		o.store = openBolt
+	}
+	st := o.store(t)
 	s.store = st
 	ctx, cancel := context.WithCancel(context.Background())
 	go sim.Run(ctx)
@@ -92,7 +101,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 		Outbox: s.outbox, Metrics: s.metrics, Logger: quiet()}
 	ro := runner.Options{Store: st, Holder: "test", Logger: quiet(),
 		Defs:    func(r lifecycle.Run) (*runner.Def, error) { return s.deps.Defs(r) },
-		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}
+		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, LeaseTTL: o.leaseTTL}
 	if o.clock != nil {
 		ro.Clock = o.clock
 	}
@@ -104,6 +113,14 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	<-s.runner.Ready()
 	t.Cleanup(func() { cancel(); <-done; <-done; s.srv.Close(); st.Close() })
 	return s
+}
+
+// openBolt opens a bbolt store in a temporary directory.
+func openBolt(t testing.TB) lifecycle.Store {
+	t.Helper()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{})
+	must(t, err)
+	return st
 }
 
 func (s *site) createSite() {
@@ -182,7 +199,7 @@ func must(t testing.TB, err error) {
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // tokenIssuer issues enrollment tokens into the store, stored hashed.
-type tokenIssuer struct{ st *bolt.Store }
+type tokenIssuer struct{ st lifecycle.EnrollmentStore }
 
 func (ti tokenIssuer) IssueToken(ctx context.Context, nodeID string, p lifecycle.SitePolicy) (lifecycle.Secret, error) {
 	b := make([]byte, 24)
