@@ -62,6 +62,7 @@ func TestOnboardCSVThenWatch(t *testing.T) {
 	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "completed 2") || !strings.Contains(r.stdout, "c07u44") {
 		t.Fatalf("watch: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	d.wantJournalBy("onboarding", out["onboardings"].([]any)[0].(map[string]any)["onboarding_id"].(string))
 	single := d.mustJSON("onboard", "--site", d.site, "--sku", "s", "--hostname", "bad-1", "--ipmi-ip", "10.0.0.9")
 	r = d.cli("", "onboarding", "watch", single["onboarding_id"].(string), "-o", "json")
 	if r.code != cli.ExitOutcome {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -14,14 +13,8 @@ import (
 // is shown with -o json.
 type decomView struct {
 	Decommission decomRun
-	Events       []struct {
-		Seq     int
-		Stage   string
-		Attempt int
-		Status  string
-		Message string
-	}
-	Tasks []struct {
+	Events       []runEvent
+	Tasks        []struct {
 		ID, Type, State, Message string
 		Success                  *bool
 	}
@@ -43,10 +36,7 @@ func decommissionGet(ctx context.Context, s *session, args []string) error {
 	if err != nil {
 		return err
 	}
-	rows := [][]string{v.Decommission.row(), {}, {"SEQ", "STAGE", "ATTEMPT", "EVENT", "MESSAGE"}}
-	for _, e := range v.Events {
-		rows = append(rows, []string{fmt.Sprint(e.Seq), e.Stage, fmt.Sprint(e.Attempt), e.Status, e.Message})
-	}
+	rows := append([][]string{v.Decommission.row(), {}}, eventRows(v.Events)...)
 	if len(v.Tasks) > 0 {
 		rows = append(rows, []string{}, []string{"TASK", "TYPE", "STATE", "SUCCESS", "MESSAGE"})
 	}

@@ -74,6 +74,7 @@ func TestDecommissionVerbs(t *testing.T) {
 	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "reimage") || !strings.Contains(r.stdout, "SEQ") {
 		t.Fatalf("get: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	d.wantJournalBy("decommission", id)
 
 	bad := d.mustJSON("node", "decommission", "n2", "--mode", "soft_reset", "--reason", "tenant_transition")["decommission_id"].(string)
 	r = d.cli("", "decommission", "watch", bad, "-o", "json")

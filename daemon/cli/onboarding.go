@@ -33,22 +33,13 @@ func onboardingGet(ctx context.Context, s *session, args []string) error {
 	}
 	var out struct {
 		Onboarding run
-		Events     []struct {
-			Seq     int
-			Stage   string
-			Attempt int
-			Status  string
-			Message string
-		}
+		Events     []runEvent
 	}
 	raw, err := s.call(ctx, http.MethodGet, admin+"/onboardings/"+pos[0], nil, &out, nil)
 	if err != nil {
 		return err
 	}
-	rows := [][]string{out.Onboarding.row(), {}, {"SEQ", "STAGE", "ATTEMPT", "EVENT", "MESSAGE"}}
-	for _, e := range out.Events {
-		rows = append(rows, []string{fmt.Sprint(e.Seq), e.Stage, fmt.Sprint(e.Attempt), e.Status, e.Message})
-	}
+	rows := append([][]string{out.Onboarding.row(), {}}, eventRows(out.Events)...)
 	return s.show(raw, runHeader, rows)
 }
 

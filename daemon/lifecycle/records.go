@@ -114,7 +114,12 @@ const (
 )
 
 // RunEvent is one entry of a run's stage history. Seq is assigned by the
-// store, strictly increasing per run.
+// store, strictly increasing per run. Holder and Epoch name the daemon
+// and the site lease epoch that wrote the entry: the store stamps them
+// from the lease that its fence check reads, in the same transaction, and
+// overwrites whatever the caller set. Every journal write is fenced, so
+// every event written by a store carries them; events imported from an
+// older store lack them.
 type RunEvent struct {
 	RunID      string            `json:"run_id"`
 	Seq        uint64            `json:"seq"`
@@ -124,6 +129,8 @@ type RunEvent struct {
 	Message    string            `json:"message,omitempty"`
 	Details    map[string]string `json:"details,omitempty"`
 	OccurredAt time.Time         `json:"occurred_at"`
+	Holder     string            `json:"holder,omitempty"`
+	Epoch      uint64            `json:"epoch,omitempty"`
 }
 
 // Lease is a site's ownership grant. Epoch increases with every new grant

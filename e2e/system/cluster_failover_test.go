@@ -3,6 +3,7 @@
 package system
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"syscall"
@@ -60,6 +61,12 @@ func TestClusterFailover(t *testing.T) {
 		before.Holder, after.Holder, host, first.Stage, first.Status, took.Round(time.Millisecond), leaseTTL)
 	if took > failoverBound {
 		t.Errorf("first stage progress %v after the kill, want at most %v", took, failoverBound)
+	}
+	if first.Holder != after.Holder || first.Epoch != after.Epoch {
+		t.Errorf("the first event after the kill was written by %s@%d, want %s@%d", first.Holder, first.Epoch, after.Holder, after.Epoch)
+	}
+	if evs := c.eventsAfterBy(survivor, ids, killed, before.Holder); len(evs) > 0 {
+		t.Errorf("events after the kill name the killed %s: %v", before.Holder, evs)
 	}
 
 	nodes := c.nodes()
@@ -131,6 +138,9 @@ func TestClusterFencing(t *testing.T) {
 		}
 	}
 	c.checkNoDuplicates(map[string]int{"deploy": 1})
+	if evs := c.eventsAfterBy(survivor, ids, resumed, before.Holder); len(evs) > 0 {
+		t.Errorf("events after SIGCONT name the frozen %s: %v", before.Holder, evs)
+	}
 	if l := c.lease(holder); l.Holder != after.Holder || l.Epoch != after.Epoch {
 		t.Errorf("lease through the resumed member %+v, want %+v", l, after)
 	}
@@ -149,6 +159,20 @@ func (c *cluster) waitEventAfter(i int, ids map[string]string, at time.Time, tim
 		time.Sleep(200 * time.Millisecond)
 	}
 	return "", runEvent{}, false
+}
+
+// eventsAfterBy are the runs' events, read through member i, that
+// occurred after at and name holder as their writer, as host:seq.
+func (c *cluster) eventsAfterBy(i int, ids map[string]string, at time.Time, holder string) []string {
+	var out []string
+	for h, id := range ids {
+		for _, e := range c.events(i, id) {
+			if e.OccurredAt.After(at) && e.Holder == holder {
+				out = append(out, fmt.Sprintf("%s:%d@%d", h, e.Seq, e.Epoch))
+			}
+		}
+	}
+	return out
 }
 
 // linesWith are out's lines containing any of subs.

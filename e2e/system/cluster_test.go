@@ -207,11 +207,14 @@ func (c *cluster) signal(i int, sig syscall.Signal) {
 	}
 }
 
-// runEvent is one event of a run, from `onboarding get`.
+// runEvent is one event of a run, from `onboarding get`; Holder and
+// Epoch name the daemon and lease epoch that wrote it.
 type runEvent struct {
 	Stage, Status string
 	Seq           uint64
 	OccurredAt    time.Time `json:"occurred_at"`
+	Holder        string
+	Epoch         uint64
 }
 
 // events reads run id's events through member i.

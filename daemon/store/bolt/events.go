@@ -16,12 +16,13 @@ func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycl
 		return r, ev, lifecycle.Invalid(op, "stage", "a stage record needs a stage, an attempt >= 1 and a status")
 	}
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
-		r, err = fencedRun(tx, op, f, rec.RunID)
+		var l lifecycle.Lease
+		r, l, err = fencedRun(tx, op, f, rec.RunID)
 		if err != nil {
 			return err
 		}
 		now := s.now()
-		evs, err := appendEvents(tx, r.ID, now, []lifecycle.RunEvent{{
+		evs, err := appendEvents(tx, r.ID, now, l, []lifecycle.RunEvent{{
 			Stage: rec.Stage, Attempt: rec.Attempt, Status: rec.Status, Message: rec.Message, Details: rec.Details,
 		}})
 		if err != nil {
@@ -41,16 +42,19 @@ func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycl
 func (s *Store) AppendRunEvents(ctx context.Context, f lifecycle.Fence, runID string, evs []lifecycle.RunEvent) (out []lifecycle.RunEvent, err error) {
 	const op = "store.AppendRunEvents"
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
-		if _, err := fencedRun(tx, op, f, runID); err != nil {
+		_, l, err := fencedRun(tx, op, f, runID)
+		if err != nil {
 			return err
 		}
-		out, err = appendEvents(tx, runID, s.now(), evs)
+		out, err = appendEvents(tx, runID, s.now(), l, evs)
 		return err
 	})
 	return out, err
 }
 
-func appendEvents(tx *bbolt.Tx, runID string, now time.Time, evs []lifecycle.RunEvent) ([]lifecycle.RunEvent, error) {
+// appendEvents appends evs to the run's journal, stamped with the holder
+// and epoch of l, the lease that the caller's fence check returned.
+func appendEvents(tx *bbolt.Tx, runID string, now time.Time, l lifecycle.Lease, evs []lifecycle.RunEvent) ([]lifecycle.RunEvent, error) {
 	b := tx.Bucket(bEvents).Bucket([]byte(runID))
 	if b == nil {
 		return nil, lifecycle.Errorf(lifecycle.CodeInternal, "store.appendEvents", "run %s has no event history", runID)
@@ -65,6 +69,7 @@ func appendEvents(tx *bbolt.Tx, runID string, now time.Time, evs []lifecycle.Run
 			return nil, err
 		}
 		e.RunID, e.Seq = runID, seq
+		e.Holder, e.Epoch = l.Holder, l.Epoch
 		if e.OccurredAt.IsZero() {
 			e.OccurredAt = now
 		}

@@ -127,16 +127,17 @@ func (s *Store) GetLease(ctx context.Context, siteID string) (l lifecycle.Lease,
 	return l, err
 }
 
-// checkFence fails unless f's epoch is the site's current lease epoch.
-func checkFence(tx *bbolt.Tx, op string, f lifecycle.Fence) error {
+// checkFence fails unless f's epoch is the site's current lease epoch;
+// it returns that lease.
+func checkFence(tx *bbolt.Tx, op string, f lifecycle.Fence) (lifecycle.Lease, error) {
 	cur, ok, err := loadLease(tx, f.SiteID)
 	if err != nil {
-		return err
+		return lifecycle.Lease{}, err
 	}
 	if !ok || cur.Epoch != f.Epoch {
-		return lifecycle.Errorf(lifecycle.CodeConflict, op, "stale lease epoch %d for site %s (current %d)", f.Epoch, f.SiteID, cur.Epoch)
+		return lifecycle.Lease{}, lifecycle.Errorf(lifecycle.CodeConflict, op, "stale lease epoch %d for site %s (current %d)", f.Epoch, f.SiteID, cur.Epoch)
 	}
-	return nil
+	return cur, nil
 }
 
 func staleLease(op string, l, cur lifecycle.Lease) error {

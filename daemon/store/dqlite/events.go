@@ -17,12 +17,13 @@ func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycl
 		return r, ev, lifecycle.Invalid(op, "stage", "a stage record needs a stage, an attempt >= 1 and a status")
 	}
 	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		r, err = fencedRun(tx, op, f, rec.RunID)
+		var l lifecycle.Lease
+		r, l, err = fencedRun(tx, op, f, rec.RunID)
 		if err != nil {
 			return err
 		}
 		now := s.now()
-		evs, err := appendEvents(tx, r.ID, now, []lifecycle.RunEvent{{
+		evs, err := appendEvents(tx, r.ID, now, l, []lifecycle.RunEvent{{
 			Stage: rec.Stage, Attempt: rec.Attempt, Status: rec.Status, Message: rec.Message, Details: rec.Details,
 		}})
 		if err != nil {
@@ -42,16 +43,19 @@ func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycl
 func (s *Store) AppendRunEvents(ctx context.Context, f lifecycle.Fence, runID string, evs []lifecycle.RunEvent) (out []lifecycle.RunEvent, err error) {
 	const op = "store.AppendRunEvents"
 	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		if _, err := fencedRun(tx, op, f, runID); err != nil {
+		_, l, err := fencedRun(tx, op, f, runID)
+		if err != nil {
 			return err
 		}
-		out, err = appendEvents(tx, runID, s.now(), evs)
+		out, err = appendEvents(tx, runID, s.now(), l, evs)
 		return err
 	})
 	return out, err
 }
 
-func appendEvents(tx *sql.Tx, runID string, now time.Time, evs []lifecycle.RunEvent) ([]lifecycle.RunEvent, error) {
+// appendEvents appends evs to the run's journal, stamped with the holder
+// and epoch of l, the lease that the caller's fence check returned.
+func appendEvents(tx *sql.Tx, runID string, now time.Time, l lifecycle.Lease, evs []lifecycle.RunEvent) ([]lifecycle.RunEvent, error) {
 	var last uint64
 	if err := tx.QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM run_events WHERE run_id = ?`, runID).Scan(&last); err != nil {
 		return nil, err
@@ -63,6 +67,7 @@ func appendEvents(tx *sql.Tx, runID string, now time.Time, evs []lifecycle.RunEv
 		}
 		last++
 		e.RunID, e.Seq = runID, last
+		e.Holder, e.Epoch = l.Holder, l.Epoch
 		if e.OccurredAt.IsZero() {
 			e.OccurredAt = now
 		}

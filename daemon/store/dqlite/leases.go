@@ -139,19 +139,26 @@ func (s *Store) GetLease(ctx context.Context, siteID string) (l lifecycle.Lease,
 	return l, err
 }
 
-// checkFence fails unless f's epoch is the site's current lease epoch. It
-// reads the epoch column inside the caller's write transaction, so no
-// newer grant can commit between the check and the write.
-func checkFence(tx *sql.Tx, op string, f lifecycle.Fence) error {
+// checkFence fails unless f's epoch is the site's current lease epoch;
+// it returns that lease. It reads the lease inside the caller's write
+// transaction, so no newer grant can commit between the check and the
+// write.
+func checkFence(tx *sql.Tx, op string, f lifecycle.Fence) (lifecycle.Lease, error) {
 	var cur int64
-	err := tx.QueryRow(`SELECT epoch FROM leases WHERE site_id = ?`, f.SiteID).Scan(&cur)
+	var raw string
+	err := tx.QueryRow(`SELECT epoch, data FROM leases WHERE site_id = ?`, f.SiteID).Scan(&cur, &raw)
 	if err != nil && err != sql.ErrNoRows {
-		return err
+		return lifecycle.Lease{}, err
 	}
 	if err == sql.ErrNoRows || uint64(cur) != uint64(f.Epoch) {
-		return lifecycle.Errorf(lifecycle.CodeConflict, op, "stale lease epoch %d for site %s (current %d)", f.Epoch, f.SiteID, cur)
+		return lifecycle.Lease{}, lifecycle.Errorf(lifecycle.CodeConflict, op, "stale lease epoch %d for site %s (current %d)", f.Epoch, f.SiteID, cur)
 	}
-	return nil
+	var l lifecycle.Lease
+	if err := decode(raw, &l); err != nil {
+		return lifecycle.Lease{}, err
+	}
+	l.Epoch = f.Epoch // the epoch column, which the check read
+	return l, nil
 }
 
 func staleLease(op string, l, cur lifecycle.Lease) error {

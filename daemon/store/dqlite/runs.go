@@ -119,7 +119,7 @@ func (s *Store) AdvanceRun(ctx context.Context, f lifecycle.Fence, id string, fn
 
 func (s *Store) advance(ctx context.Context, op string, f lifecycle.Fence, id string, fn func(*lifecycle.Run) error, evs []lifecycle.RunEvent) (r lifecycle.Run, out []lifecycle.RunEvent, err error) {
 	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		old, err := fencedRun(tx, op, f, id)
+		old, l, err := fencedRun(tx, op, f, id)
 		if err != nil {
 			return err
 		}
@@ -135,7 +135,7 @@ func (s *Store) advance(ctx context.Context, op string, f lifecycle.Fence, id st
 		}
 		now := s.now()
 		r.RequestedAt, r.UpdatedAt = old.RequestedAt, now
-		if out, err = appendEvents(tx, id, now, evs); err != nil {
+		if out, err = appendEvents(tx, id, now, l, evs); err != nil {
 			return err
 		}
 		return saveRun(tx, r, false)
@@ -146,16 +146,19 @@ func (s *Store) advance(ctx context.Context, op string, f lifecycle.Fence, id st
 	return r, out, nil
 }
 
-// fencedRun checks the fence and that the run belongs to the fenced site.
-func fencedRun(tx *sql.Tx, op string, f lifecycle.Fence, id string) (lifecycle.Run, error) {
-	if err := checkFence(tx, op, f); err != nil {
-		return lifecycle.Run{}, err
+// fencedRun checks the fence and that the run belongs to the fenced site;
+// it returns the run and the site's current lease, whose holder and epoch
+// stamp the journal entries the caller appends.
+func fencedRun(tx *sql.Tx, op string, f lifecycle.Fence, id string) (lifecycle.Run, lifecycle.Lease, error) {
+	l, err := checkFence(tx, op, f)
+	if err != nil {
+		return lifecycle.Run{}, lifecycle.Lease{}, err
 	}
 	r, err := loadRun(tx, op, id)
 	if err == nil && r.SiteID != f.SiteID {
 		err = lifecycle.Errorf(lifecycle.CodeConflict, op, "run %s belongs to site %s, not the fenced site %s", id, r.SiteID, f.SiteID)
 	}
-	return r, err
+	return r, l, err
 }
 
 func saveRun(tx *sql.Tx, r lifecycle.Run, create bool) error {

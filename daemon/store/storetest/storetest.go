@@ -40,6 +40,7 @@ func groups() []group {
 		{"Nodes", testNodes}, {"NodeTransitions", testNodeTransitions}, {"NodeIdentity", testNodeIdentity},
 		{"Runs", testRuns}, {"RunEvents", testRunEvents}, {"AdvanceRun", testAdvanceRun},
 		{"Leases", testLeases}, {"LeaseRequests", testLeaseRequests}, {"Fencing", testFencing},
+		{"EventWriters", testEventWriters},
 		{"Audit", testAudit}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},
