@@ -122,7 +122,6 @@ func TestQuorumLossAndReturn(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("reads fresh again %s after the member's restart", time.Since(start).Round(time.Millisecond))
-	start = time.Now()
 	t.Logf("first write after a further %s", writeWithin(t, s, "after-return", 20*time.Second).Round(time.Millisecond))
 	for _, id := range []string{"before", "after-kill", "after-return"} {
 		if _, err := s.GetSite(context.Background(), id); err != nil {
