@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -49,3 +50,16 @@ func (w *staleWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection (streams flush).
 func (w *staleWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// staleNotFound turns "not found" from a stale snapshot (a store without
+// quorum answering from its replica) into unavailable: the record may
+// well exist, created after the snapshot was taken, and a client that
+// waits (a watch) must not take the answer as final.
+func staleNotFound(ctx context.Context, err error) error {
+	asOf, stale := lifecycle.StaleAnswered(ctx)
+	if !stale || lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+		return err
+	}
+	return lifecycle.Errorf(lifecycle.CodeUnavailable, "admin", "this daemon's store has no quorum and its snapshot (taken %s) does not have it: %v; try again once the cluster is back",
+		asOf.UTC().Format(time.RFC3339), err)
+}

@@ -56,6 +56,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route, c *call) (
 			writeBody(w, status, body)
 			return status, nil
 		}
+		err = staleNotFound(r.Context(), err)
 	}
 	problem.Write(w, err)
 	return problem.Status(err), err
