@@ -74,14 +74,14 @@ func (f *fleet) must(err error) {
 }
 
 // start runs a daemon named name with workflow def; scan is its
-// Options.ScanInterval.
-func (f *fleet) start(name string, def *Def, scan time.Duration) *daemon {
+// Options.ScanInterval and sharedWakeKeys its Options.SharedWakeKeys.
+func (f *fleet) start(name string, def *Def, scan time.Duration, sharedWakeKeys ...string) *daemon {
 	f.t.Helper()
 	d := &daemon{name: name, timers: clockwork.NewFakeClockAt(f.wall.Now()), store: &recStore{Store: f.store},
 		leases: make(chan LeaseEvent, 1024), done: make(chan struct{})}
 	d.runner = New(Options{Store: d.store, Defs: func(lifecycle.Run) (*Def, error) { return def, nil },
 		Clock: pclock{d.timers, f.wall}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Holder: name,
-		Backoff: time.Second, MaxBackoff: 8 * time.Second, ScanInterval: scan,
+		Backoff: time.Second, MaxBackoff: 8 * time.Second, ScanInterval: scan, SharedWakeKeys: sharedWakeKeys,
 		OnLease: func(e LeaseEvent) { d.leases <- e }})
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel

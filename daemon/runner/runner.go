@@ -41,6 +41,13 @@ type Options struct {
 	// runs of its sites submitted or changed through another daemon's
 	// admin API. Zero turns the scan off (a store no other daemon writes).
 	ScanInterval time.Duration
+	// SharedWakeKeys are the prefixes of wake keys that another daemon
+	// sharing the store may be the one to see (an agent enrolling or
+	// reporting a task through another daemon's agent API wakes
+	// "node:<id>" there, not here). With ScanInterval, every
+	// sharedWakeScans scans the runner wakes its own runs parked on such
+	// keys, so their stages look again at what the store holds.
+	SharedWakeKeys []string
 	// OnLease, when set, is told of every lease change (metrics). It must
 	// not block.
 	OnLease func(LeaseEvent)
@@ -75,6 +82,7 @@ type Runner struct {
 	// (after the stage looked, before it parked) runs again at once.
 	wakes    uint64
 	lastWake map[string]uint64
+	scans    int // scans so far (scan.go)
 	// ctx is Run's context; only the loop and the workers it starts use it.
 	ctx   context.Context
 	wg    sync.WaitGroup

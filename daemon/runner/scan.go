@@ -1,8 +1,15 @@
 package runner
 
 import (
+	"strings"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
+
+// sharedWakeScans is how many scans apart the runner wakes its runs
+// parked on Options.SharedWakeKeys (10 s at the 2 s scan of a dqlite
+// store).
+const sharedWakeScans = 5
 
 // armScan schedules the next scan of the shared store (Options.ScanInterval).
 func (r *Runner) armScan() {
@@ -26,6 +33,28 @@ func (r *Runner) scan() {
 		if err := r.rescan(s); err != nil {
 			r.log.Warn("scan: list runs", "site", s.id, "err", err)
 		}
+	}
+	r.scans++
+	if r.scans%sharedWakeScans == 0 {
+		r.wakeShared()
+	}
+}
+
+// wakeShared wakes every key a run of this runner waits on that another
+// daemon may have seen instead (Options.SharedWakeKeys): the stages
+// re-read the store, at most once per sharedWakeScans scans.
+func (r *Runner) wakeShared() {
+	var keys []string
+	for k := range r.keys {
+		for _, p := range r.opt.SharedWakeKeys {
+			if strings.HasPrefix(k, p) {
+				keys = append(keys, k)
+				break
+			}
+		}
+	}
+	for _, k := range keys {
+		r.wake(k)
 	}
 }
 

@@ -175,3 +175,32 @@ func TestActionThroughAnotherDaemon(t *testing.T) {
 		t.Fatalf("cancel of a pending run through the other daemon: %v, want unavailable", err)
 	}
 }
+
+// A wake that only another daemon saw (an agent enrolling through its
+// agent API) still moves the holder's parked run: every few scans the
+// holder wakes its runs parked on the shared keys, and their stages look
+// at the store again. Keys outside SharedWakeKeys are not woken so.
+func TestHolderLooksAgainAtWakesSeenElsewhere(t *testing.T) {
+	f := newFleet(t)
+	var ready flagSet
+	a := f.start("daemon-a", waitDef(ready.get), 2*time.Second, "machine:")
+	b := f.start("daemon-b", waitDef(ready.get), 2*time.Second, "machine:")
+	holder, other := a, b
+	if !f.holds(a, "site-1") {
+		holder, other = b, a
+	}
+	f.createRun("run-1", "site-1")
+	holder.runner.Submit("run-1")
+	eventually(t, "run-1 parked", func() bool { return f.run("run-1").WaitUntil != nil })
+	ready.set("hrun-1")
+	other.runner.Wake("machine:hrun-1") // seen by the daemon that does not hold the site
+	f.sync(other)
+	f.advance(2 * time.Second)
+	if f.run("run-1").Status == lifecycle.JobCompleted {
+		t.Fatal("the holder moved before any shared wake was due")
+	}
+	for range sharedWakeScans {
+		f.advance(2 * time.Second)
+	}
+	f.waitStatus("run-1", lifecycle.JobCompleted)
+}

@@ -79,7 +79,10 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		Defs:         deps.Defs,
 		Observe:      metrics.NewStages(reg).Observe,
 		OnLease:      func(e runner.LeaseEvent) { leases.Observe(e); held.observe(e) },
-		ScanInterval: scanInterval(st)})
+		ScanInterval: scanInterval(st),
+		// An agent may enroll or report through another member's agent
+		// API, which wakes "node:<id>" there.
+		SharedWakeKeys: []string{lifecycle.NodeKey("")}})
 	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log,
 		Metrics: reconcile.NewMetrics(reg), Follows: follows(st, held)})
 	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clockwork.NewRealClock(), Logger: log})
