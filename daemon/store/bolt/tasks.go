@@ -2,10 +2,9 @@ package bolt
 
 import (
 	"context"
-	"sort"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
@@ -31,7 +30,7 @@ func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lif
 			if o.Type != t.Type || !now.Before(o.ExpiresAt) {
 				continue
 			}
-			if o.State == lifecycle.TaskDispatched && !leaseLive(o, now) {
+			if o.State == lifecycle.TaskDispatched && !rules.LeaseLive(o, now) {
 				o.State, o.LeaseUntil, o.UpdatedAt = lifecycle.TaskQueued, nil, now
 				if err := put(tx.Bucket(bTasks), []byte(o.ID), o); err != nil {
 					return err
@@ -51,10 +50,6 @@ func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lif
 	return out, created, nil
 }
 
-func leaseLive(t lifecycle.AgentTask, now time.Time) bool {
-	return t.LeaseUntil != nil && now.Before(*t.LeaseUntil)
-}
-
 // openTasks returns the node's unfinished tasks, oldest first.
 func openTasks(tx *bbolt.Tx, nodeID string) ([]lifecycle.AgentTask, error) {
 	b := tx.Bucket(bOpenTasks).Bucket([]byte(nodeID))
@@ -68,12 +63,7 @@ func openTasks(tx *bbolt.Tx, nodeID string) ([]lifecycle.AgentTask, error) {
 		out = append(out, t)
 		return err
 	})
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	rules.SortTasks(out)
 	return out, err
 }
 

@@ -5,10 +5,9 @@ package dqlite
 import (
 	"context"
 	"database/sql"
-	"sort"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
 // EnqueueTask implements lifecycle.TaskStore.
@@ -36,7 +35,7 @@ func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lif
 			if o.Type != t.Type || !now.Before(o.ExpiresAt) {
 				continue
 			}
-			if o.State == lifecycle.TaskDispatched && !leaseLive(o, now) {
+			if o.State == lifecycle.TaskDispatched && !rules.LeaseLive(o, now) {
 				o.State, o.LeaseUntil, o.UpdatedAt = lifecycle.TaskQueued, nil, now
 				if err := saveOpen(tx, o); err != nil {
 					return err
@@ -56,19 +55,10 @@ func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lif
 	return out, created, nil
 }
 
-func leaseLive(t lifecycle.AgentTask, now time.Time) bool {
-	return t.LeaseUntil != nil && now.Before(*t.LeaseUntil)
-}
-
 // openTasks returns the node's unfinished tasks, oldest first.
 func openTasks(tx *sql.Tx, nodeID string) ([]lifecycle.AgentTask, error) {
 	out, err := list[lifecycle.AgentTask](tx, `SELECT data FROM agent_tasks WHERE node_id = ? AND open = 1`, nodeID)
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	rules.SortTasks(out)
 	return out, err
 }
 
