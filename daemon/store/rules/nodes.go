@@ -1,7 +1,8 @@
 package rules
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,10 +92,7 @@ func UpdateNode(op string, old lifecycle.Node, fn func(*lifecycle.Node) error, n
 
 // SortNodes orders nodes by hostname, by ID among equals.
 func SortNodes(nodes []lifecycle.Node) {
-	sort.Slice(nodes, func(i, j int) bool {
-		if nodes[i].Hostname != nodes[j].Hostname {
-			return nodes[i].Hostname < nodes[j].Hostname
-		}
-		return nodes[i].ID < nodes[j].ID
+	slices.SortFunc(nodes, func(a, b lifecycle.Node) int {
+		return cmp.Or(strings.Compare(a.Hostname, b.Hostname), strings.Compare(a.ID, b.ID))
 	})
 }

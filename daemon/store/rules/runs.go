@@ -1,7 +1,9 @@
 package rules
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -81,23 +83,12 @@ func RunMatches(f lifecycle.RunFilter, r lifecycle.Run) bool {
 		(f.NodeID != "" && f.NodeID != r.NodeID) || (f.Kind != "" && f.Kind != r.Kind) {
 		return false
 	}
-	if len(f.Statuses) == 0 {
-		return true
-	}
-	for _, st := range f.Statuses {
-		if st == r.Status {
-			return true
-		}
-	}
-	return false
+	return len(f.Statuses) == 0 || slices.Contains(f.Statuses, r.Status)
 }
 
 // SortRuns orders runs by request time, by ID among equals.
 func SortRuns(runs []lifecycle.Run) {
-	sort.Slice(runs, func(i, j int) bool {
-		if !runs[i].RequestedAt.Equal(runs[j].RequestedAt) {
-			return runs[i].RequestedAt.Before(runs[j].RequestedAt)
-		}
-		return runs[i].ID < runs[j].ID
+	slices.SortFunc(runs, func(a, b lifecycle.Run) int {
+		return cmp.Or(a.RequestedAt.Compare(b.RequestedAt), strings.Compare(a.ID, b.ID))
 	})
 }

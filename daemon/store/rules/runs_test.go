@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -37,5 +38,24 @@ func TestAdvanceRun(t *testing.T) {
 				t.Errorf("requested %v updated %v, want %v %v", got.RequestedAt, got.UpdatedAt, asked, now)
 			}
 		})
+	}
+}
+
+func TestRunListing(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC)
+	runs := []lifecycle.Run{
+		{ID: "c", SiteID: "s", Status: lifecycle.JobRunning, RequestedAt: at},
+		{ID: "b", SiteID: "s", Status: lifecycle.JobPending, RequestedAt: at},
+		{ID: "a", SiteID: "t", Status: lifecycle.JobRunning, RequestedAt: at.Add(time.Second)},
+	}
+	SortRuns(runs)
+	var ids []string
+	for _, r := range runs {
+		if RunMatches(lifecycle.RunFilter{SiteID: "s", Statuses: []lifecycle.JobState{lifecycle.JobPending, lifecycle.JobRunning}}, r) {
+			ids = append(ids, r.ID)
+		}
+	}
+	if want := []string{"b", "c"}; !slices.Equal(ids, want) {
+		t.Errorf("listed %v, want %v (oldest first, by id among equals, site s only)", ids, want)
 	}
 }

@@ -1,7 +1,8 @@
 package rules
 
 import (
-	"sort"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -63,5 +64,5 @@ func UpdatePolicy(op, siteID string, old lifecycle.SitePolicy, fn func(*lifecycl
 
 // SortSites orders sites by name.
 func SortSites(sites []lifecycle.Site) {
-	sort.Slice(sites, func(i, j int) bool { return sites[i].Name < sites[j].Name })
+	slices.SortFunc(sites, func(a, b lifecycle.Site) int { return strings.Compare(a.Name, b.Name) })
 }

@@ -1,7 +1,9 @@
 package rules
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -70,23 +72,12 @@ func TaskMatches(f lifecycle.TaskFilter, t lifecycle.AgentTask) bool {
 	if (f.NodeID != "" && f.NodeID != t.NodeID) || (f.Type != "" && f.Type != t.Type) {
 		return false
 	}
-	if len(f.States) == 0 {
-		return true
-	}
-	for _, s := range f.States {
-		if s == t.State {
-			return true
-		}
-	}
-	return false
+	return len(f.States) == 0 || slices.Contains(f.States, t.State)
 }
 
 // SortTasks orders tasks oldest first, by ID among equals.
 func SortTasks(tasks []lifecycle.AgentTask) {
-	sort.Slice(tasks, func(i, j int) bool {
-		if !tasks[i].CreatedAt.Equal(tasks[j].CreatedAt) {
-			return tasks[i].CreatedAt.Before(tasks[j].CreatedAt)
-		}
-		return tasks[i].ID < tasks[j].ID
+	slices.SortFunc(tasks, func(a, b lifecycle.AgentTask) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
 	})
 }
