@@ -11,8 +11,8 @@ import (
 // EnqueueTask implements lifecycle.TaskStore.
 func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lifecycle.AgentTask, created bool, err error) {
 	const op = "store.EnqueueTask"
-	if t.ID == "" || t.NodeID == "" || !t.Type.Valid() || t.ExpiresAt.IsZero() {
-		return out, false, lifecycle.Invalid(op, "type", "a task needs an id, a node, a known type and an expiry (type %q)", t.Type)
+	if err := rules.ValidateNewTask(op, t); err != nil {
+		return out, false, err
 	}
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
 		if _, err := loadNode(tx, op, t.NodeID); err != nil {
@@ -21,28 +21,15 @@ func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lif
 		if tx.Bucket(bTasks).Get([]byte(t.ID)) != nil {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "task %q already exists", t.ID)
 		}
-		now := s.now()
 		open, err := openTasks(tx, t.NodeID)
 		if err != nil {
 			return err
 		}
-		for _, o := range open {
-			if o.Type != t.Type || !now.Before(o.ExpiresAt) {
-				continue
-			}
-			if o.State == lifecycle.TaskDispatched && !rules.LeaseLive(o, now) {
-				o.State, o.LeaseUntil, o.UpdatedAt = lifecycle.TaskQueued, nil, now
-				if err := put(tx.Bucket(bTasks), []byte(o.ID), o); err != nil {
-					return err
-				}
-			}
-			out = o
+		var write bool
+		if out, created, write = rules.Enqueue(t, open, s.now()); !write {
 			return nil
 		}
-		t.State, t.Seq, t.Attempts, t.LeaseUntil, t.Result = lifecycle.TaskQueued, 0, 0, nil, nil
-		t.CreatedAt, t.UpdatedAt = now, now
-		out, created = t, true
-		return saveOpen(tx, t)
+		return saveOpen(tx, out)
 	})
 	if err != nil {
 		return lifecycle.AgentTask{}, false, err
