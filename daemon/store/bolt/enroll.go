@@ -5,14 +5,15 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
 // CreateEnrollmentToken implements lifecycle.EnrollmentStore.
 func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.EnrollmentToken) error {
 	const op = "store.CreateEnrollmentToken"
-	if t.Hash == "" || t.NodeID == "" || t.ExpiresAt.IsZero() {
-		return lifecycle.Invalid(op, "token", "an enrollment token needs a hash, a node and an expiry")
+	if err := rules.ValidateNewToken(op, t); err != nil {
+		return err
 	}
 	return s.update(ctx, op, func(tx *bbolt.Tx) error {
 		if _, err := loadNode(tx, op, t.NodeID); err != nil {
@@ -43,10 +44,12 @@ func invalidatePrevious(tx *bbolt.Tx, nodeID string, now time.Time) error {
 	}
 	var old lifecycle.EnrollmentToken
 	ok, err := get(tx.Bucket(bEnroll), string(prev), &old)
-	if err != nil || !ok || old.UsedAt != nil || !now.Before(old.ExpiresAt) {
+	if err != nil || !ok {
 		return err
 	}
-	old.ExpiresAt = now
+	if old, ok = rules.Supersede(old, now); !ok {
+		return nil
+	}
 	return put(tx.Bucket(bEnroll), prev, old)
 }
 
@@ -56,22 +59,13 @@ func (s *Store) ConsumeEnrollmentToken(ctx context.Context, hash, nodeID, keyID 
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bEnroll)
 		ok, err := get(b, hash, &t)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case !ok:
-			return lifecycle.Errorf(lifecycle.CodeNotFound, op, "unknown enrollment token")
-		case t.NodeID != nodeID:
-			return lifecycle.Errorf(lifecycle.CodeForbidden, op, "enrollment token is bound to another node")
-		case !s.now().Before(t.ExpiresAt):
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token expired")
-		case t.UsedAt != nil && keyID != "" && t.UsedBy == keyID:
-			return nil // the same key again: an answer was lost
-		case t.UsedAt != nil:
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token was already used")
 		}
-		now := s.now()
-		t.UsedAt, t.UsedBy = &now, keyID
+		var write bool
+		if t, write, err = rules.Consume(op, t, ok, nodeID, keyID, s.now()); err != nil || !write {
+			return err
+		}
 		return put(b, []byte(hash), t)
 	})
 	if err != nil {

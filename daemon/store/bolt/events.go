@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
 // RecordStage implements lifecycle.RunStore.
 func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycle.StageRecord) (r lifecycle.Run, ev lifecycle.RunEvent, err error) {
 	const op = "store.RecordStage"
-	if rec.Stage == "" || rec.Attempt < 1 || !validEvent(rec.Status) {
-		return r, ev, lifecycle.Invalid(op, "stage", "a stage record needs a stage, an attempt >= 1 and a status")
+	if err := rules.ValidateStageRecord(op, rec); err != nil {
+		return r, ev, err
 	}
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
 		var l lifecycle.Lease
@@ -22,14 +23,12 @@ func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycl
 			return err
 		}
 		now := s.now()
-		evs, err := appendEvents(tx, r.ID, now, l, []lifecycle.RunEvent{{
-			Stage: rec.Stage, Attempt: rec.Attempt, Status: rec.Status, Message: rec.Message, Details: rec.Details,
-		}})
+		evs, err := appendEvents(tx, r.ID, now, l, []lifecycle.RunEvent{rules.StageEvent(rec)})
 		if err != nil {
 			return err
 		}
 		ev = evs[0]
-		r.CurrentStage, r.CurrentAttempt, r.UpdatedAt = rec.Stage, rec.Attempt, now
+		r = rules.AtStage(r, rec, now)
 		return put(tx.Bucket(bRuns), []byte(r.ID), r)
 	})
 	if err != nil {
@@ -61,17 +60,12 @@ func appendEvents(tx *bbolt.Tx, runID string, now time.Time, l lifecycle.Lease, 
 	}
 	out := make([]lifecycle.RunEvent, 0, len(evs))
 	for _, e := range evs {
-		if e.Stage == "" || !validEvent(e.Status) {
-			return nil, lifecycle.Invalid("store.AppendRunEvents", "status", "event status %q for stage %q is not valid", e.Status, e.Stage)
-		}
 		seq, err := b.NextSequence()
 		if err != nil {
 			return nil, err
 		}
-		e.RunID, e.Seq = runID, seq
-		e.Holder, e.Epoch = l.Holder, l.Epoch
-		if e.OccurredAt.IsZero() {
-			e.OccurredAt = now
+		if e, err = rules.StampEvent(e, runID, seq, now, l); err != nil {
+			return nil, err
 		}
 		if err := put(b, u64(seq), e); err != nil {
 			return nil, err
@@ -101,13 +95,4 @@ func (s *Store) ListRunEvents(ctx context.Context, runID string, afterSeq uint64
 		return nil
 	})
 	return out, err
-}
-
-func validEvent(s lifecycle.EventStatus) bool {
-	switch s {
-	case lifecycle.EventStarted, lifecycle.EventSucceeded, lifecycle.EventFailed,
-		lifecycle.EventCompensated, lifecycle.EventSkipped:
-		return true
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
@@ -22,14 +23,8 @@ func (s *Store) UpdateNodeMaasState(ctx context.Context, nodeID string, fn func(
 		if err != nil {
 			return err
 		}
-		if !ok {
-			st = lifecycle.NodeMaasState{NodeID: n.ID, SiteID: n.SiteID, MaasSystemID: n.MaasSystemID}
-		}
-		if err := fn(&st); err != nil {
+		if st, err = rules.UpdateMaasState(op, n, st, ok, fn); err != nil {
 			return err
-		}
-		if st.NodeID != n.ID || st.SiteID != n.SiteID {
-			return lifecycle.Invalid(op, "node_id", "the node and site of a MAAS state record cannot change")
 		}
 		out = st
 		return put(b, []byte(nodeID), st)

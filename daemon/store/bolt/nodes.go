@@ -2,10 +2,10 @@ package bolt
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
@@ -16,7 +16,7 @@ func hostKey(siteID, hostname string) []byte {
 // CreateNode implements lifecycle.NodeStore.
 func (s *Store) CreateNode(ctx context.Context, n lifecycle.Node) error {
 	const op = "store.CreateNode"
-	if err := validateNewNode(op, n); err != nil {
+	if err := rules.ValidateNewNode(op, n); err != nil {
 		return err
 	}
 	return s.update(ctx, op, func(tx *bbolt.Tx) error {
@@ -30,27 +30,12 @@ func (s *Store) CreateNode(ctx context.Context, n lifecycle.Node) error {
 		if other := tx.Bucket(bNodeHosts).Get(hk); other != nil {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "hostname %q is already node %s in this site", n.Hostname, other)
 		}
-		now := s.now()
-		n.CreatedAt, n.UpdatedAt, n.IdentityRetained, n.OwningTaskID = now, now, true, ""
+		n = rules.StampNewNode(n, s.now())
 		if err := tx.Bucket(bNodeHosts).Put(hk, []byte(n.ID)); err != nil {
 			return err
 		}
 		return put(tx.Bucket(bNodes), []byte(n.ID), n)
 	})
-}
-
-func validateNewNode(op string, n lifecycle.Node) error {
-	switch {
-	case n.ID == "":
-		return lifecycle.Invalid(op, "id", "node id is required")
-	case n.SiteID == "":
-		return lifecycle.Invalid(op, "site_id", "site_id is required")
-	case strings.TrimSpace(n.Hostname) == "":
-		return lifecycle.Invalid(op, "hostname", "hostname is required")
-	case n.Status != lifecycle.NodeBootstrapIssued && n.Status != lifecycle.NodeEnrolling:
-		return lifecycle.Invalid(op, "status", "a new node starts in bootstrap_issued or enrolling, not %q", n.Status)
-	}
-	return nil
 }
 
 func loadNode(tx *bbolt.Tx, op, id string) (lifecycle.Node, error) {
@@ -87,12 +72,7 @@ func (s *Store) ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecy
 			return nil
 		})
 	})
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Hostname != out[j].Hostname {
-			return out[i].Hostname < out[j].Hostname
-		}
-		return out[i].ID < out[j].ID
-	})
+	rules.SortNodes(out)
 	return out, err
 }
 
@@ -104,39 +84,21 @@ func (s *Store) TransitionNode(ctx context.Context, t lifecycle.NodeTransition) 
 		if err != nil {
 			return err
 		}
-		if cur.Status == t.To && cur.Status != t.From && cur.OwningTaskID == ownerFor(t) {
-			n = cur // replay of a transition that already took effect
-			return nil
-		}
-		if cur.Status != t.From {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is %s, not %s; cannot move it to %s", cur.ID, cur.Status, t.From, t.To)
-		}
-		c := t.Context
-		c.IdentityRetained = cur.IdentityRetained
-		if err := lifecycle.CheckTransition(t.From, t.To, c); err != nil {
+		var write bool
+		if n, write, err = rules.Transition(op, cur, t, s.now()); err != nil || !write {
 			return err
 		}
-		cur.Status, cur.OwningTaskID, cur.UpdatedAt = t.To, ownerFor(t), s.now()
 		if t.To == lifecycle.NodeDeleted {
-			cur.IdentityRetained = false
 			if err := tx.Bucket(bNodeHosts).Delete(hostKey(cur.SiteID, cur.Hostname)); err != nil {
 				return err
 			}
 		}
-		n = cur
-		return put(tx.Bucket(bNodes), []byte(cur.ID), cur)
+		return put(tx.Bucket(bNodes), []byte(n.ID), n)
 	})
 	if err != nil {
 		return lifecycle.Node{}, err
 	}
 	return n, nil
-}
-
-func ownerFor(t lifecycle.NodeTransition) string {
-	if t.To.NeedsOwningTask() {
-		return t.Context.TaskID
-	}
-	return ""
 }
 
 // UpdateNode implements lifecycle.NodeStore.
@@ -147,23 +109,15 @@ func (s *Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.No
 		if err != nil {
 			return err
 		}
-		n = old
-		if err := fn(&n); err != nil {
+		var rehosted bool
+		if n, rehosted, err = rules.UpdateNode(op, old, fn, s.now()); err != nil {
 			return err
 		}
-		if n.ID != old.ID || n.SiteID != old.SiteID || n.Status != old.Status || n.OwningTaskID != old.OwningTaskID {
-			return lifecycle.Invalid(op, "status", "id, site, status and owning task change only through TransitionNode")
+		if rehosted {
+			if err := rehost(tx, op, old, n); err != nil {
+				return err
+			}
 		}
-		if old.Status == lifecycle.NodeDeleted {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is deleted", id)
-		}
-		if n.IdentityRetained && !old.IdentityRetained {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "a revoked node identity cannot be restored")
-		}
-		if err := rehost(tx, op, old, n); err != nil {
-			return err
-		}
-		n.CreatedAt, n.UpdatedAt = old.CreatedAt, s.now()
 		return put(tx.Bucket(bNodes), []byte(id), n)
 	})
 	if err != nil {
@@ -172,13 +126,8 @@ func (s *Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.No
 	return n, nil
 }
 
+// rehost moves n's entry in the site's hostname index from old's name.
 func rehost(tx *bbolt.Tx, op string, old, n lifecycle.Node) error {
-	if strings.EqualFold(old.Hostname, n.Hostname) {
-		return nil
-	}
-	if strings.TrimSpace(n.Hostname) == "" {
-		return lifecycle.Invalid(op, "hostname", "hostname is required")
-	}
 	hosts := tx.Bucket(bNodeHosts)
 	if other := hosts.Get(hostKey(n.SiteID, n.Hostname)); other != nil {
 		return lifecycle.Errorf(lifecycle.CodeConflict, op, "hostname %q is already node %s in this site", n.Hostname, other)

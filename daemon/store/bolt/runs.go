@@ -2,16 +2,16 @@ package bolt
 
 import (
 	"context"
-	"sort"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
 // CreateRun implements lifecycle.RunStore.
 func (s *Store) CreateRun(ctx context.Context, r lifecycle.Run) error {
 	const op = "store.CreateRun"
-	if err := validateNewRun(op, r); err != nil {
+	if err := rules.ValidateNewRun(op, r); err != nil {
 		return err
 	}
 	return s.update(ctx, op, func(tx *bbolt.Tx) error {
@@ -21,30 +21,12 @@ func (s *Store) CreateRun(ctx context.Context, r lifecycle.Run) error {
 		if tx.Bucket(bRuns).Get([]byte(r.ID)) != nil {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "run %q already exists", r.ID)
 		}
-		now := s.now()
-		if r.RequestedAt.IsZero() {
-			r.RequestedAt = now
-		}
-		r.UpdatedAt = now
+		r = rules.StampNewRun(r, s.now())
 		if _, err := tx.Bucket(bEvents).CreateBucket([]byte(r.ID)); err != nil {
 			return err
 		}
 		return put(tx.Bucket(bRuns), []byte(r.ID), r)
 	})
-}
-
-func validateNewRun(op string, r lifecycle.Run) error {
-	switch {
-	case r.ID == "":
-		return lifecycle.Invalid(op, "id", "run id is required")
-	case r.SiteID == "":
-		return lifecycle.Invalid(op, "site_id", "site_id is required")
-	case r.Kind != lifecycle.RunOnboarding && r.Kind != lifecycle.RunDecommission:
-		return lifecycle.Invalid(op, "kind", "kind %q is not onboarding or decommission", r.Kind)
-	case r.Status != lifecycle.JobPending:
-		return lifecycle.Invalid(op, "status", "a new run is pending, not %q", r.Status)
-	}
-	return nil
 }
 
 func loadRun(tx *bbolt.Tx, op, id string) (lifecycle.Run, error) {
@@ -75,35 +57,14 @@ func (s *Store) ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycl
 			if _, err := get(tx.Bucket(bRuns), string(k), &r); err != nil {
 				return err
 			}
-			if runMatches(f, r) {
+			if rules.RunMatches(f, r) {
 				out = append(out, r)
 			}
 			return nil
 		})
 	})
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].RequestedAt.Equal(out[j].RequestedAt) {
-			return out[i].RequestedAt.Before(out[j].RequestedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	rules.SortRuns(out)
 	return out, err
-}
-
-func runMatches(f lifecycle.RunFilter, r lifecycle.Run) bool {
-	if (f.SiteID != "" && f.SiteID != r.SiteID) || (f.BatchID != "" && f.BatchID != r.BatchID) ||
-		(f.NodeID != "" && f.NodeID != r.NodeID) || (f.Kind != "" && f.Kind != r.Kind) {
-		return false
-	}
-	if len(f.Statuses) == 0 {
-		return true
-	}
-	for _, st := range f.Statuses {
-		if st == r.Status {
-			return true
-		}
-	}
-	return false
 }
 
 // UpdateRun implements lifecycle.RunStore.
@@ -123,18 +84,10 @@ func (s *Store) advance(ctx context.Context, op string, f lifecycle.Fence, id st
 		if err != nil {
 			return err
 		}
-		r = old
-		if err := fn(&r); err != nil {
-			return err
-		}
-		if r.ID != old.ID || r.Kind != old.Kind || r.SiteID != old.SiteID {
-			return lifecycle.Invalid(op, "id", "a run's id, kind and site cannot change")
-		}
-		if err := lifecycle.CheckJobMove(old.Status, r.Status); err != nil {
-			return err
-		}
 		now := s.now()
-		r.RequestedAt, r.UpdatedAt = old.RequestedAt, now
+		if r, err = rules.AdvanceRun(op, old, fn, now); err != nil {
+			return err
+		}
 		if out, err = appendEvents(tx, id, now, l, evs); err != nil {
 			return err
 		}
@@ -155,8 +108,8 @@ func fencedRun(tx *bbolt.Tx, op string, f lifecycle.Fence, id string) (lifecycle
 		return lifecycle.Run{}, lifecycle.Lease{}, err
 	}
 	r, err := loadRun(tx, op, id)
-	if err == nil && r.SiteID != f.SiteID {
-		err = lifecycle.Errorf(lifecycle.CodeConflict, op, "run %s belongs to site %s, not the fenced site %s", id, r.SiteID, f.SiteID)
+	if err == nil {
+		err = rules.RunInFence(op, f, r)
 	}
 	return r, l, err
 }

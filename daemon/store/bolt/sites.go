@@ -2,20 +2,17 @@ package bolt
 
 import (
 	"context"
-	"sort"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
 // CreateSite implements lifecycle.SiteStore.
 func (s *Store) CreateSite(ctx context.Context, site lifecycle.Site, p lifecycle.SitePolicy) error {
 	const op = "store.CreateSite"
-	if err := site.Validate(); err != nil {
-		return err
-	}
-	p.SiteID = site.ID
-	if err := p.Validate(); err != nil {
+	p, err := rules.ValidateNewSite(site, p)
+	if err != nil {
 		return err
 	}
 	return s.update(ctx, op, func(tx *bbolt.Tx) error {
@@ -25,9 +22,7 @@ func (s *Store) CreateSite(ctx context.Context, site lifecycle.Site, p lifecycle
 		if tx.Bucket(bSiteNames).Get([]byte(site.Name)) != nil {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "a site named %q already exists", site.Name)
 		}
-		now := s.now()
-		site.CreatedAt, site.UpdatedAt = now, now
-		p.CreatedAt, p.UpdatedAt = now, now
+		site, p := rules.StampNewSite(site, p, s.now())
 		if err := tx.Bucket(bSiteNames).Put([]byte(site.Name), []byte(site.ID)); err != nil {
 			return err
 		}
@@ -68,7 +63,7 @@ func (s *Store) ListSites(ctx context.Context) ([]lifecycle.Site, error) {
 			return err
 		})
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	rules.SortSites(out)
 	return out, err
 }
 
@@ -80,20 +75,15 @@ func (s *Store) UpdateSite(ctx context.Context, id string, fn func(*lifecycle.Si
 		if err != nil {
 			return err
 		}
-		site = old
-		if err := fn(&site); err != nil {
+		var renamed bool
+		if site, renamed, err = rules.UpdateSite(op, old, fn, s.now()); err != nil {
 			return err
 		}
-		if site.ID != old.ID || !site.CreatedAt.Equal(old.CreatedAt) {
-			return lifecycle.Invalid(op, "id", "a site's id and creation time cannot change")
+		if renamed {
+			if err := renameSite(tx, op, old, site); err != nil {
+				return err
+			}
 		}
-		if err := site.Validate(); err != nil {
-			return err
-		}
-		if err := renameSite(tx, op, old, site); err != nil {
-			return err
-		}
-		site.UpdatedAt = s.now()
 		return put(tx.Bucket(bSites), []byte(id), site)
 	})
 	if err != nil {
@@ -102,10 +92,8 @@ func (s *Store) UpdateSite(ctx context.Context, id string, fn func(*lifecycle.Si
 	return site, nil
 }
 
+// renameSite moves the site's entry in the name index from old's name.
 func renameSite(tx *bbolt.Tx, op string, old, site lifecycle.Site) error {
-	if site.Name == old.Name {
-		return nil
-	}
 	names := tx.Bucket(bSiteNames)
 	if names.Get([]byte(site.Name)) != nil {
 		return lifecycle.Errorf(lifecycle.CodeConflict, op, "a site named %q already exists", site.Name)
@@ -141,17 +129,9 @@ func (s *Store) UpdateSitePolicy(ctx context.Context, siteID string, fn func(*li
 		if !ok {
 			return notFound(op, "site policy", siteID)
 		}
-		p = old
-		if err := fn(&p); err != nil {
+		if p, err = rules.UpdatePolicy(op, siteID, old, fn, s.now()); err != nil {
 			return err
 		}
-		if p.SiteID != siteID {
-			return lifecycle.Invalid(op, "site_id", "a policy's site cannot change")
-		}
-		if err := p.Validate(); err != nil {
-			return err
-		}
-		p.CreatedAt, p.UpdatedAt = old.CreatedAt, s.now()
 		return put(tx.Bucket(bPolicies), []byte(siteID), p)
 	})
 	if err != nil {

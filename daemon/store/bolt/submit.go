@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
@@ -15,13 +16,8 @@ type idemRecord struct {
 // Submit implements lifecycle.SiteConfigStore.
 func (s *Store) Submit(ctx context.Context, sub lifecycle.Submission) (res lifecycle.SubmissionResult, err error) {
 	const op = "store.Submit"
-	if len(sub.Runs) == 0 {
-		return res, lifecycle.Invalid(op, "runs", "a submission needs at least one run")
-	}
-	for _, r := range sub.Runs {
-		if err := validateNewRun(op, r); err != nil {
-			return res, err
-		}
+	if err := rules.ValidateSubmission(op, sub); err != nil {
+		return res, err
 	}
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
 		if sub.IdempotencyKey != "" {

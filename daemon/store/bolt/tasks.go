@@ -2,18 +2,17 @@ package bolt
 
 import (
 	"context"
-	"sort"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
 // EnqueueTask implements lifecycle.TaskStore.
 func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lifecycle.AgentTask, created bool, err error) {
 	const op = "store.EnqueueTask"
-	if t.ID == "" || t.NodeID == "" || !t.Type.Valid() || t.ExpiresAt.IsZero() {
-		return out, false, lifecycle.Invalid(op, "type", "a task needs an id, a node, a known type and an expiry (type %q)", t.Type)
+	if err := rules.ValidateNewTask(op, t); err != nil {
+		return out, false, err
 	}
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
 		if _, err := loadNode(tx, op, t.NodeID); err != nil {
@@ -22,37 +21,20 @@ func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lif
 		if tx.Bucket(bTasks).Get([]byte(t.ID)) != nil {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "task %q already exists", t.ID)
 		}
-		now := s.now()
 		open, err := openTasks(tx, t.NodeID)
 		if err != nil {
 			return err
 		}
-		for _, o := range open {
-			if o.Type != t.Type || !now.Before(o.ExpiresAt) {
-				continue
-			}
-			if o.State == lifecycle.TaskDispatched && !leaseLive(o, now) {
-				o.State, o.LeaseUntil, o.UpdatedAt = lifecycle.TaskQueued, nil, now
-				if err := put(tx.Bucket(bTasks), []byte(o.ID), o); err != nil {
-					return err
-				}
-			}
-			out = o
+		var write bool
+		if out, created, write = rules.Enqueue(t, open, s.now()); !write {
 			return nil
 		}
-		t.State, t.Seq, t.Attempts, t.LeaseUntil, t.Result = lifecycle.TaskQueued, 0, 0, nil, nil
-		t.CreatedAt, t.UpdatedAt = now, now
-		out, created = t, true
-		return saveOpen(tx, t)
+		return saveOpen(tx, out)
 	})
 	if err != nil {
 		return lifecycle.AgentTask{}, false, err
 	}
 	return out, created, nil
-}
-
-func leaseLive(t lifecycle.AgentTask, now time.Time) bool {
-	return t.LeaseUntil != nil && now.Before(*t.LeaseUntil)
 }
 
 // openTasks returns the node's unfinished tasks, oldest first.
@@ -68,12 +50,7 @@ func openTasks(tx *bbolt.Tx, nodeID string) ([]lifecycle.AgentTask, error) {
 		out = append(out, t)
 		return err
 	})
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	rules.SortTasks(out)
 	return out, err
 }
 

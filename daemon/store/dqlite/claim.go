@@ -5,10 +5,10 @@ package dqlite
 import (
 	"context"
 	"database/sql"
-	"sort"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
 // ClaimTask implements lifecycle.TaskStore.
@@ -20,30 +20,21 @@ func (s *Store) ClaimTask(ctx context.Context, nodeID string, lease time.Duratio
 			return err
 		}
 		now := s.now()
-		for _, t := range open {
-			if !now.Before(t.ExpiresAt) {
-				t.State, t.LeaseUntil, t.UpdatedAt = lifecycle.TaskExpired, nil, now
-				if err := saveDone(tx, t); err != nil {
-					return err
-				}
-				continue
-			}
-			if ok || (t.State == lifecycle.TaskDispatched && leaseLive(t, now)) {
-				continue
-			}
-			seq, err := nextTaskSeq(tx, nodeID)
-			if err != nil {
-				return err
-			}
-			until := now.Add(lease)
-			t.State, t.Seq, t.LeaseUntil, t.UpdatedAt = lifecycle.TaskDispatched, seq, &until, now
-			t.Attempts++
-			out, ok = t, true
-			if err := saveOpen(tx, t); err != nil {
+		expired, next := rules.PlanClaim(open, now)
+		for _, t := range expired {
+			if err := saveDone(tx, t); err != nil {
 				return err
 			}
 		}
-		return nil
+		if next < 0 {
+			return nil
+		}
+		seq, err := nextTaskSeq(tx, nodeID)
+		if err != nil {
+			return err
+		}
+		out, ok = rules.Dispatch(open[next], seq, now, lease), true
+		return saveOpen(tx, out)
 	})
 	if err != nil || !ok {
 		return lifecycle.AgentTask{}, false, err
@@ -69,26 +60,11 @@ func (s *Store) CompleteTask(ctx context.Context, nodeID, taskID string, seq uin
 		if err != nil {
 			return err
 		}
-		if t.NodeID != nodeID {
-			return lifecycle.Errorf(lifecycle.CodeForbidden, op, "task %s does not belong to node %s", taskID, nodeID)
+		var write bool
+		if out, write, err = rules.Complete(op, t, nodeID, seq, res, s.now()); err != nil || !write {
+			return err
 		}
-		want := lifecycle.TaskFailed
-		if res.Success {
-			want = lifecycle.TaskSucceeded
-		}
-		if t.State.Terminal() && t.Seq == seq && t.State == want {
-			out = t // the same report again
-			return nil
-		}
-		if t.State != lifecycle.TaskDispatched || t.Seq != seq {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "task %s is %s at sequence %d; result for sequence %d refused", taskID, t.State, t.Seq, seq)
-		}
-		if res.FinishedAt.IsZero() {
-			res.FinishedAt = s.now()
-		}
-		t.State, t.Result, t.LeaseUntil, t.UpdatedAt = want, &res, nil, s.now()
-		out = t
-		return saveDone(tx, t)
+		return saveDone(tx, out)
 	})
 	if err != nil {
 		return lifecycle.AgentTask{}, err
@@ -124,30 +100,10 @@ func (s *Store) ListTasks(ctx context.Context, f lifecycle.TaskFilter) ([]lifecy
 	})
 	out := []lifecycle.AgentTask{}
 	for _, t := range all {
-		if taskMatches(f, t) {
+		if rules.TaskMatches(f, t) {
 			out = append(out, t)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	rules.SortTasks(out)
 	return out, err
-}
-
-func taskMatches(f lifecycle.TaskFilter, t lifecycle.AgentTask) bool {
-	if (f.NodeID != "" && f.NodeID != t.NodeID) || (f.Type != "" && f.Type != t.Type) {
-		return false
-	}
-	if len(f.States) == 0 {
-		return true
-	}
-	for _, s := range f.States {
-		if s == t.State {
-			return true
-		}
-	}
-	return false
 }

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
 // CreateEnrollmentToken implements lifecycle.EnrollmentStore.
 func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.EnrollmentToken) error {
 	const op = "store.CreateEnrollmentToken"
-	if t.Hash == "" || t.NodeID == "" || t.ExpiresAt.IsZero() {
-		return lifecycle.Invalid(op, "token", "an enrollment token needs a hash, a node and an expiry")
+	if err := rules.ValidateNewToken(op, t); err != nil {
+		return err
 	}
 	return s.update(ctx, op, func(tx *sql.Tx) error {
 		if _, err := loadNode(tx, op, t.NodeID); err != nil {
@@ -44,10 +45,12 @@ func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.Enrollmen
 func invalidatePrevious(tx *sql.Tx, nodeID string, now time.Time) error {
 	var old lifecycle.EnrollmentToken
 	ok, err := get(tx, &old, `SELECT t.data FROM enrollment_newest n JOIN enrollment_tokens t ON t.hash = n.hash WHERE n.node_id = ?`, nodeID)
-	if err != nil || !ok || old.UsedAt != nil || !now.Before(old.ExpiresAt) {
+	if err != nil || !ok {
 		return err
 	}
-	old.ExpiresAt = now
+	if old, ok = rules.Supersede(old, now); !ok {
+		return nil
+	}
 	return saveEnroll(tx, old, false)
 }
 
@@ -56,22 +59,13 @@ func (s *Store) ConsumeEnrollmentToken(ctx context.Context, hash, nodeID, keyID 
 	const op = "store.ConsumeEnrollmentToken"
 	err = s.update(ctx, op, func(tx *sql.Tx) error {
 		ok, err := get(tx, &t, `SELECT data FROM enrollment_tokens WHERE hash = ?`, hash)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case !ok:
-			return lifecycle.Errorf(lifecycle.CodeNotFound, op, "unknown enrollment token")
-		case t.NodeID != nodeID:
-			return lifecycle.Errorf(lifecycle.CodeForbidden, op, "enrollment token is bound to another node")
-		case !s.now().Before(t.ExpiresAt):
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token expired")
-		case t.UsedAt != nil && keyID != "" && t.UsedBy == keyID:
-			return nil // the same key again: an answer was lost
-		case t.UsedAt != nil:
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token was already used")
 		}
-		now := s.now()
-		t.UsedAt, t.UsedBy = &now, keyID
+		var write bool
+		if t, write, err = rules.Consume(op, t, ok, nodeID, keyID, s.now()); err != nil || !write {
+			return err
+		}
 		return saveEnroll(tx, t, false)
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
 func loadLease(tx *sql.Tx, siteID string) (lifecycle.Lease, bool, error) {
@@ -29,27 +30,17 @@ func saveLease(tx *sql.Tx, l lifecycle.Lease) error {
 // ClaimLease implements lifecycle.LeaseStore.
 func (s *Store) ClaimLease(ctx context.Context, siteID, holder string, ttl time.Duration) (l lifecycle.Lease, err error) {
 	const op = "store.ClaimLease"
-	if siteID == "" || holder == "" || ttl <= 0 {
-		return l, lifecycle.Invalid(op, "lease", "site, holder and a positive ttl are required")
+	if err := rules.ValidateLeaseArgs(op, siteID, holder, ttl); err != nil {
+		return l, err
 	}
 	err = s.update(ctx, op, func(tx *sql.Tx) error {
 		cur, ok, err := loadLease(tx, siteID)
 		if err != nil {
 			return err
 		}
-		now := s.now()
-		live := ok && now.Before(cur.ExpiresAt)
-		switch {
-		case live && cur.Holder != holder:
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s is leased by %s until %s", siteID, cur.Holder, cur.ExpiresAt.Format(time.RFC3339))
-		case live:
-			l = cur // the holder re-claims its own live lease: same epoch
-		case cur.Requested(now) != "" && cur.Requested(now) != holder:
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s is kept for its preferred daemon %s until %s", siteID, cur.RequestedBy, cur.RequestedUntil.Format(time.RFC3339))
-		default:
-			l = lifecycle.Lease{SiteID: siteID, Holder: holder, Epoch: cur.Epoch + 1}
+		if l, err = rules.ClaimLease(op, siteID, holder, cur, ok, s.now(), ttl); err != nil {
+			return err
 		}
-		l.ExpiresAt = now.Add(ttl)
 		return saveLease(tx, l)
 	})
 	if err != nil {
@@ -61,29 +52,22 @@ func (s *Store) ClaimLease(ctx context.Context, siteID, holder string, ttl time.
 // RequestLease implements lifecycle.LeaseStore.
 func (s *Store) RequestLease(ctx context.Context, siteID, holder string, ttl time.Duration) (l lifecycle.Lease, err error) {
 	const op = "store.RequestLease"
-	if siteID == "" || holder == "" || ttl <= 0 {
-		return l, lifecycle.Invalid(op, "lease", "site, holder and a positive ttl are required")
+	if err := rules.ValidateLeaseArgs(op, siteID, holder, ttl); err != nil {
+		return l, err
 	}
 	err = s.update(ctx, op, func(tx *sql.Tx) error {
 		site, err := loadSite(tx, op, siteID)
 		if err != nil {
 			return err
 		}
-		if site.PreferredDaemon != holder {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "%s is not the preferred daemon of site %s (%q is)", holder, siteID, site.PreferredDaemon)
-		}
 		cur, ok, err := loadLease(tx, siteID)
-		if err != nil || !ok {
-			if err == nil {
-				err = notFound(op, "lease for site", siteID)
-			}
+		if err != nil {
 			return err
 		}
-		now := s.now()
-		if l = cur; cur.Holder == holder && now.Before(cur.ExpiresAt) {
-			return nil
+		var write bool
+		if l, write, err = rules.RequestLease(op, holder, site, cur, ok, s.now(), ttl); err != nil || !write {
+			return err
 		}
-		l.RequestedBy, l.RequestedUntil = holder, now.Add(ttl)
 		return saveLease(tx, l)
 	})
 	if err != nil {
@@ -100,12 +84,10 @@ func (s *Store) RenewLease(ctx context.Context, l lifecycle.Lease, ttl time.Dura
 		if err != nil {
 			return err
 		}
-		if !ok || cur.Epoch != l.Epoch || cur.Holder != l.Holder {
-			return staleLease(op, l, cur)
+		if out, err = rules.RenewLease(op, cur, ok, l, s.now(), ttl); err != nil {
+			return err
 		}
-		cur.ExpiresAt = s.now().Add(ttl)
-		out = cur
-		return saveLease(tx, cur)
+		return saveLease(tx, out)
 	})
 	if err != nil {
 		return lifecycle.Lease{}, err
@@ -117,7 +99,7 @@ func (s *Store) RenewLease(ctx context.Context, l lifecycle.Lease, ttl time.Dura
 func (s *Store) ReleaseLease(ctx context.Context, l lifecycle.Lease) error {
 	return s.update(ctx, "store.ReleaseLease", func(tx *sql.Tx) error {
 		cur, ok, err := loadLease(tx, l.SiteID)
-		if err != nil || !ok || cur.Epoch != l.Epoch || cur.Holder != l.Holder {
+		if err != nil || !rules.HeldBy(cur, ok, l) {
 			return err
 		}
 		cur.ExpiresAt = s.now()
@@ -150,8 +132,8 @@ func checkFence(tx *sql.Tx, op string, f lifecycle.Fence) (lifecycle.Lease, erro
 	if err != nil && err != sql.ErrNoRows {
 		return lifecycle.Lease{}, err
 	}
-	if err == sql.ErrNoRows || uint64(cur) != uint64(f.Epoch) {
-		return lifecycle.Lease{}, lifecycle.Errorf(lifecycle.CodeConflict, op, "stale lease epoch %d for site %s (current %d)", f.Epoch, f.SiteID, cur)
+	if err := rules.CheckFence(op, f, uint64(cur), err == nil); err != nil {
+		return lifecycle.Lease{}, err
 	}
 	var l lifecycle.Lease
 	if err := decode(raw, &l); err != nil {
@@ -159,8 +141,4 @@ func checkFence(tx *sql.Tx, op string, f lifecycle.Fence) (lifecycle.Lease, erro
 	}
 	l.Epoch = f.Epoch // the epoch column, which the check read
 	return l, nil
-}
-
-func staleLease(op string, l, cur lifecycle.Lease) error {
-	return lifecycle.Errorf(lifecycle.CodeConflict, op, "lease epoch %d of %s for site %s is stale (current epoch %d held by %s)", l.Epoch, l.Holder, l.SiteID, cur.Epoch, cur.Holder)
 }

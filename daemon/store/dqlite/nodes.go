@@ -5,10 +5,10 @@ package dqlite
 import (
 	"context"
 	"database/sql"
-	"sort"
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
 // hostKey is the node's hostname key, NULL once deleted (the name is
@@ -49,7 +49,7 @@ func hostFree(tx *sql.Tx, op, siteID, hostname string) error {
 // CreateNode implements lifecycle.NodeStore.
 func (s *Store) CreateNode(ctx context.Context, n lifecycle.Node) error {
 	const op = "store.CreateNode"
-	if err := validateNewNode(op, n); err != nil {
+	if err := rules.ValidateNewNode(op, n); err != nil {
 		return err
 	}
 	return s.update(ctx, op, func(tx *sql.Tx) error {
@@ -65,24 +65,9 @@ func (s *Store) CreateNode(ctx context.Context, n lifecycle.Node) error {
 		if err := hostFree(tx, op, n.SiteID, n.Hostname); err != nil {
 			return err
 		}
-		now := s.now()
-		n.CreatedAt, n.UpdatedAt, n.IdentityRetained, n.OwningTaskID = now, now, true, ""
+		n = rules.StampNewNode(n, s.now())
 		return saveNode(tx, n, true)
 	})
-}
-
-func validateNewNode(op string, n lifecycle.Node) error {
-	switch {
-	case n.ID == "":
-		return lifecycle.Invalid(op, "id", "node id is required")
-	case n.SiteID == "":
-		return lifecycle.Invalid(op, "site_id", "site_id is required")
-	case strings.TrimSpace(n.Hostname) == "":
-		return lifecycle.Invalid(op, "hostname", "hostname is required")
-	case n.Status != lifecycle.NodeBootstrapIssued && n.Status != lifecycle.NodeEnrolling:
-		return lifecycle.Invalid(op, "status", "a new node starts in bootstrap_issued or enrolling, not %q", n.Status)
-	}
-	return nil
 }
 
 func loadNode(tx *sql.Tx, op, id string) (lifecycle.Node, error) {
@@ -114,12 +99,7 @@ func (s *Store) ListNodes(ctx context.Context, f lifecycle.NodeFilter) (out []li
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Hostname != out[j].Hostname {
-			return out[i].Hostname < out[j].Hostname
-		}
-		return out[i].ID < out[j].ID
-	})
+	rules.SortNodes(out)
 	return out, nil
 }
 
@@ -131,36 +111,16 @@ func (s *Store) TransitionNode(ctx context.Context, t lifecycle.NodeTransition) 
 		if err != nil {
 			return err
 		}
-		if cur.Status == t.To && cur.Status != t.From && cur.OwningTaskID == ownerFor(t) {
-			n = cur // replay of a transition that already took effect
-			return nil
-		}
-		if cur.Status != t.From {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is %s, not %s; cannot move it to %s", cur.ID, cur.Status, t.From, t.To)
-		}
-		c := t.Context
-		c.IdentityRetained = cur.IdentityRetained
-		if err := lifecycle.CheckTransition(t.From, t.To, c); err != nil {
+		var write bool
+		if n, write, err = rules.Transition(op, cur, t, s.now()); err != nil || !write {
 			return err
 		}
-		cur.Status, cur.OwningTaskID, cur.UpdatedAt = t.To, ownerFor(t), s.now()
-		if t.To == lifecycle.NodeDeleted {
-			cur.IdentityRetained = false
-		}
-		n = cur
-		return saveNode(tx, cur, false)
+		return saveNode(tx, n, false)
 	})
 	if err != nil {
 		return lifecycle.Node{}, err
 	}
 	return n, nil
-}
-
-func ownerFor(t lifecycle.NodeTransition) string {
-	if t.To.NeedsOwningTask() {
-		return t.Context.TaskID
-	}
-	return ""
 }
 
 // UpdateNode implements lifecycle.NodeStore.
@@ -171,28 +131,15 @@ func (s *Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.No
 		if err != nil {
 			return err
 		}
-		n = old
-		if err := fn(&n); err != nil {
+		var rehosted bool
+		if n, rehosted, err = rules.UpdateNode(op, old, fn, s.now()); err != nil {
 			return err
 		}
-		if n.ID != old.ID || n.SiteID != old.SiteID || n.Status != old.Status || n.OwningTaskID != old.OwningTaskID {
-			return lifecycle.Invalid(op, "status", "id, site, status and owning task change only through TransitionNode")
-		}
-		if old.Status == lifecycle.NodeDeleted {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is deleted", id)
-		}
-		if n.IdentityRetained && !old.IdentityRetained {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "a revoked node identity cannot be restored")
-		}
-		if !strings.EqualFold(old.Hostname, n.Hostname) {
-			if strings.TrimSpace(n.Hostname) == "" {
-				return lifecycle.Invalid(op, "hostname", "hostname is required")
-			}
+		if rehosted {
 			if err := hostFree(tx, op, n.SiteID, n.Hostname); err != nil {
 				return err
 			}
 		}
-		n.CreatedAt, n.UpdatedAt = old.CreatedAt, s.now()
 		return saveNode(tx, n, false)
 	})
 	if err != nil {

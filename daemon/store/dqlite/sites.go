@@ -5,19 +5,16 @@ package dqlite
 import (
 	"context"
 	"database/sql"
-	"sort"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
 // CreateSite implements lifecycle.SiteStore.
 func (s *Store) CreateSite(ctx context.Context, site lifecycle.Site, p lifecycle.SitePolicy) error {
 	const op = "store.CreateSite"
-	if err := site.Validate(); err != nil {
-		return err
-	}
-	p.SiteID = site.ID
-	if err := p.Validate(); err != nil {
+	p, err := rules.ValidateNewSite(site, p)
+	if err != nil {
 		return err
 	}
 	return s.update(ctx, op, func(tx *sql.Tx) error {
@@ -30,9 +27,7 @@ func (s *Store) CreateSite(ctx context.Context, site lifecycle.Site, p lifecycle
 		if err := nameFree(tx, op, site.Name); err != nil {
 			return err
 		}
-		now := s.now()
-		site.CreatedAt, site.UpdatedAt = now, now
-		p.CreatedAt, p.UpdatedAt = now, now
+		site, p := rules.StampNewSite(site, p, s.now())
 		if err := saveSite(tx, site, true); err != nil {
 			return err
 		}
@@ -102,7 +97,7 @@ func (s *Store) ListSites(ctx context.Context) (out []lifecycle.Site, err error)
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	rules.SortSites(out)
 	return out, nil
 }
 
@@ -114,22 +109,15 @@ func (s *Store) UpdateSite(ctx context.Context, id string, fn func(*lifecycle.Si
 		if err != nil {
 			return err
 		}
-		site = old
-		if err := fn(&site); err != nil {
+		var renamed bool
+		if site, renamed, err = rules.UpdateSite(op, old, fn, s.now()); err != nil {
 			return err
 		}
-		if site.ID != old.ID || !site.CreatedAt.Equal(old.CreatedAt) {
-			return lifecycle.Invalid(op, "id", "a site's id and creation time cannot change")
-		}
-		if err := site.Validate(); err != nil {
-			return err
-		}
-		if site.Name != old.Name {
+		if renamed {
 			if err := nameFree(tx, op, site.Name); err != nil {
 				return err
 			}
 		}
-		site.UpdatedAt = s.now()
 		return saveSite(tx, site, false)
 	})
 	if err != nil {
@@ -165,17 +153,9 @@ func (s *Store) UpdateSitePolicy(ctx context.Context, siteID string, fn func(*li
 		if err != nil {
 			return err
 		}
-		p = old
-		if err := fn(&p); err != nil {
+		if p, err = rules.UpdatePolicy(op, siteID, old, fn, s.now()); err != nil {
 			return err
 		}
-		if p.SiteID != siteID {
-			return lifecycle.Invalid(op, "site_id", "a policy's site cannot change")
-		}
-		if err := p.Validate(); err != nil {
-			return err
-		}
-		p.CreatedAt, p.UpdatedAt = old.CreatedAt, s.now()
 		return savePolicy(tx, p, false)
 	})
 	if err != nil {

@@ -8,19 +8,15 @@ import (
 	"errors"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
 // Submit implements lifecycle.SiteConfigStore: the runs, the batch and the
 // idempotency record in one transaction.
 func (s *Store) Submit(ctx context.Context, sub lifecycle.Submission) (res lifecycle.SubmissionResult, err error) {
 	const op = "store.Submit"
-	if len(sub.Runs) == 0 {
-		return res, lifecycle.Invalid(op, "runs", "a submission needs at least one run")
-	}
-	for _, r := range sub.Runs {
-		if err := validateNewRun(op, r); err != nil {
-			return res, err
-		}
+	if err := rules.ValidateSubmission(op, sub); err != nil {
+		return res, err
 	}
 	err = s.update(ctx, op, func(tx *sql.Tx) error {
 		res = lifecycle.SubmissionResult{}

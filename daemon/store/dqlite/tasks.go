@@ -5,17 +5,16 @@ package dqlite
 import (
 	"context"
 	"database/sql"
-	"sort"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
 // EnqueueTask implements lifecycle.TaskStore.
 func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lifecycle.AgentTask, created bool, err error) {
 	const op = "store.EnqueueTask"
-	if t.ID == "" || t.NodeID == "" || !t.Type.Valid() || t.ExpiresAt.IsZero() {
-		return out, false, lifecycle.Invalid(op, "type", "a task needs an id, a node, a known type and an expiry (type %q)", t.Type)
+	if err := rules.ValidateNewTask(op, t); err != nil {
+		return out, false, err
 	}
 	err = s.update(ctx, op, func(tx *sql.Tx) error {
 		if _, err := loadNode(tx, op, t.NodeID); err != nil {
@@ -27,28 +26,15 @@ func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lif
 			}
 			return err
 		}
-		now := s.now()
 		open, err := openTasks(tx, t.NodeID)
 		if err != nil {
 			return err
 		}
-		for _, o := range open {
-			if o.Type != t.Type || !now.Before(o.ExpiresAt) {
-				continue
-			}
-			if o.State == lifecycle.TaskDispatched && !leaseLive(o, now) {
-				o.State, o.LeaseUntil, o.UpdatedAt = lifecycle.TaskQueued, nil, now
-				if err := saveOpen(tx, o); err != nil {
-					return err
-				}
-			}
-			out = o
+		var write bool
+		if out, created, write = rules.Enqueue(t, open, s.now()); !write {
 			return nil
 		}
-		t.State, t.Seq, t.Attempts, t.LeaseUntil, t.Result = lifecycle.TaskQueued, 0, 0, nil, nil
-		t.CreatedAt, t.UpdatedAt = now, now
-		out, created = t, true
-		return saveOpen(tx, t)
+		return saveOpen(tx, out)
 	})
 	if err != nil {
 		return lifecycle.AgentTask{}, false, err
@@ -56,19 +42,10 @@ func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lif
 	return out, created, nil
 }
 
-func leaseLive(t lifecycle.AgentTask, now time.Time) bool {
-	return t.LeaseUntil != nil && now.Before(*t.LeaseUntil)
-}
-
 // openTasks returns the node's unfinished tasks, oldest first.
 func openTasks(tx *sql.Tx, nodeID string) ([]lifecycle.AgentTask, error) {
 	out, err := list[lifecycle.AgentTask](tx, `SELECT data FROM agent_tasks WHERE node_id = ? AND open = 1`, nodeID)
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	rules.SortTasks(out)
 	return out, err
 }
 

@@ -1,0 +1,49 @@
+package rules
+
+import (
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// ValidateNewToken checks an enrollment token about to be stored: a hash,
+// a node and an expiry (invalid otherwise).
+func ValidateNewToken(op string, t lifecycle.EnrollmentToken) error {
+	if t.Hash == "" || t.NodeID == "" || t.ExpiresAt.IsZero() {
+		return lifecycle.Invalid(op, "token", "an enrollment token needs a hash, a node and an expiry")
+	}
+	return nil
+}
+
+// Supersede returns the node's previous token old expired at now, and
+// write=false when it needs no change (used or expired already): only the
+// newest token of a node works.
+func Supersede(old lifecycle.EnrollmentToken, now time.Time) (lifecycle.EnrollmentToken, bool) {
+	if old.UsedAt != nil || !now.Before(old.ExpiresAt) {
+		return old, false
+	}
+	old.ExpiresAt = now
+	return old, true
+}
+
+// Consume decides node nodeID's use of token t (ok=false when the hash is
+// unknown: not found) for the key keyID at now. A token bound to another
+// node is forbidden; an expired or already used one a conflict, except
+// that the same key again gets t back with write=false (its answer was
+// lost). Otherwise it returns t marked used.
+func Consume(op string, t lifecycle.EnrollmentToken, ok bool, nodeID, keyID string, now time.Time) (out lifecycle.EnrollmentToken, write bool, err error) {
+	switch {
+	case !ok:
+		return t, false, lifecycle.Errorf(lifecycle.CodeNotFound, op, "unknown enrollment token")
+	case t.NodeID != nodeID:
+		return t, false, lifecycle.Errorf(lifecycle.CodeForbidden, op, "enrollment token is bound to another node")
+	case !now.Before(t.ExpiresAt):
+		return t, false, lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token expired")
+	case t.UsedAt != nil && keyID != "" && t.UsedBy == keyID:
+		return t, false, nil // the same key again: an answer was lost
+	case t.UsedAt != nil:
+		return t, false, lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token was already used")
+	}
+	t.UsedAt, t.UsedBy = &now, keyID
+	return t, true, nil
+}
