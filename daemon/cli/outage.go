@@ -46,7 +46,6 @@ func transient(err error) bool {
 	if errors.As(err, &ae) {
 		return ae.Status == http.StatusServiceUnavailable
 	}
-	var ne net.Error
-	var oe *net.OpError
-	return errors.As(err, &oe) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded)
+	var ne net.Error // *net.OpError, timeouts
+	return errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded)
 }

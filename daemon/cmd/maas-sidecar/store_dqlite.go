@@ -44,7 +44,7 @@ func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog
 		return daemonStore{}, err
 	}
 	host, _, _ := net.SplitHostPort(d.Address) // validated by config
-	cert, err := p.PeerCertificate(host)
+	cert, peerTLS, err := memberTLS(p, host)
 	if err != nil {
 		return daemonStore{}, err
 	}
@@ -55,17 +55,28 @@ func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return daemonStore{}, fmt.Errorf("store: %w", err)
 	}
-	listen, dial := app.SimpleTLSConfig(cert, p.CertPool())
 	octx, cancel := context.WithTimeout(ctx, dqlite.OpenTimeout)
 	defer cancel()
 	log.Info("starting dqlite member", "address", d.Address, "join", d.Join, "dir", dir)
 	st, err := dqlite.Open(octx, dir, dqlite.Options{Address: d.Address, Join: d.Join,
-		TLS: &dqlite.TLS{Listen: listen, Dial: dial}, Replica: filepath.Join(cfg.StateDir, ReplicaFile),
+		TLS: peerTLS, Replica: filepath.Join(cfg.StateDir, ReplicaFile),
 		Logger: log.With("component", "store")})
 	if err != nil {
 		return daemonStore{}, err
 	}
 	return daemonStore{Store: st, cluster: dqliteCluster{st: st, daemon: holder}, metrics: raftMetrics(st.Node(), log)}, nil
+}
+
+// memberTLS issues the member certificate for host from p and the TLS
+// pair a member's node listens and dials with (serve and the store
+// commands on a daemon's data dir alike).
+func memberTLS(p *pki.PKI, host string) (tls.Certificate, *dqlite.TLS, error) {
+	cert, err := p.PeerCertificate(host)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	listen, dial := app.SimpleTLSConfig(cert, p.CertPool())
+	return cert, &dqlite.TLS{Listen: listen, Dial: dial}, nil
 }
 
 // checkPeers refuses to join members that do not share this daemon's CA

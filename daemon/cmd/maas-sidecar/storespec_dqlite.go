@@ -11,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/canonical/go-dqlite/app"
-
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
@@ -62,10 +60,6 @@ func specTLS(spec storeSpec) (*dqlite.TLS, error) {
 	if err != nil {
 		return nil, err
 	}
-	cert, err := p.PeerCertificate(host)
-	if err != nil {
-		return nil, err
-	}
-	listen, dial := app.SimpleTLSConfig(cert, p.CertPool())
-	return &dqlite.TLS{Listen: listen, Dial: dial}, nil
+	_, t, err := memberTLS(p, host)
+	return t, err
 }
