@@ -64,3 +64,18 @@ type ResultAck struct {
 	TaskID string `json:"task_id"`
 	State  string `json:"state"`
 }
+
+// TokenRenewRequest is the body of POST RouteRenewToken: the expired token
+// and the SHA-256 (lower-case hex, see TokenHash) of the token the agent
+// made to replace it. The successor itself never leaves the host.
+type TokenRenewRequest struct {
+	NodeID        string `json:"node_id"`
+	Token         string `json:"token"`
+	NextTokenHash string `json:"next_token_hash"`
+}
+
+// TokenRenewResponse answers a renewal: the successor is valid until
+// ExpiresAt.
+type TokenRenewResponse struct {
+	ExpiresAt time.Time `json:"expires_at"`
+}

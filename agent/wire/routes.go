@@ -31,3 +31,7 @@ func ResultPath(id, taskID string) string {
 func RenewPath(id string) string {
 	return "/internal/v1/nodes/" + url.PathEscape(id) + "/certificate/renew"
 }
+
+// RouteRenewToken replaces an expired enrollment token the daemon granted a
+// renewal for. Like RouteEnroll it needs no client certificate.
+const RouteRenewToken = "/internal/v1/nodes/enroll/renew"

@@ -206,6 +206,20 @@ type EnrollmentStore interface {
 	// another key, forbidden for another node. A repeat by the same key
 	// before expiry succeeds: the agent retrying after a lost answer.
 	ConsumeEnrollmentToken(ctx context.Context, hash, nodeID, keyID string) (EnrollmentToken, error)
+	// NodeEnrollmentToken returns the node's newest token (the only one
+	// that can work); not_found when it has none.
+	NodeEnrollmentToken(ctx context.Context, nodeID string) (EnrollmentToken, error)
+	// GrantEnrollmentRenewal lets the node's newest token be renewed once
+	// before until (see EnrollmentToken.RenewBy): not_found without a
+	// token, conflict when it was spent. Granting again moves until.
+	GrantEnrollmentRenewal(ctx context.Context, nodeID string, until time.Time) (EnrollmentToken, error)
+	// RenewEnrollmentToken spends the expired token hash of nodeID and
+	// stores next in its place, in one transaction, under the rule of
+	// daemon/store/rules.Renew (not_found for an unknown hash, forbidden
+	// for another node's, conflict otherwise, with ErrRenewalNotGranted as
+	// the cause when no grant is open). The same next again is answered
+	// with the stored successor.
+	RenewEnrollmentToken(ctx context.Context, hash, nodeID string, next EnrollmentToken) (EnrollmentToken, error)
 	// TouchNodeContact records that the node's agent was heard from now.
 	TouchNodeContact(ctx context.Context, nodeID string) error
 }

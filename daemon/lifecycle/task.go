@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"time"
 )
@@ -91,4 +92,19 @@ type EnrollmentToken struct {
 	UsedAt    *time.Time `json:"used_at,omitempty"`
 	UsedBy    string     `json:"used_by,omitempty"` // digest of the enrolling key
 	CreatedAt time.Time  `json:"created_at"`
+	// RenewBy is the onboarding's grant to replace this token once it has
+	// expired unspent (seed 001 §4.6: regenerate the token, wait again):
+	// the agent may renew it before RenewBy, and never without a grant.
+	RenewBy *time.Time `json:"renew_by,omitempty"`
+	// RenewedTo is the hash of the token that replaced this one (which is
+	// spent then): a retried renewal for the same successor is answered again.
+	RenewedTo string `json:"renewed_to,omitempty"`
 }
+
+// Enrollment refusals the agent API tells apart, as causes of conflict
+// errors (errors.Is): an expired token may be renewed under a grant, and
+// a renewal without an open grant may be asked again later.
+var (
+	ErrEnrollmentTokenExpired = errors.New("enrollment token expired")
+	ErrRenewalNotGranted      = errors.New("no renewal of this enrollment token is granted now")
+)

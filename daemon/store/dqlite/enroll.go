@@ -44,7 +44,7 @@ func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.Enrollmen
 // newest token works.
 func invalidatePrevious(tx *sql.Tx, nodeID string, now time.Time) error {
 	var old lifecycle.EnrollmentToken
-	ok, err := get(tx, &old, `SELECT t.data FROM enrollment_newest n JOIN enrollment_tokens t ON t.hash = n.hash WHERE n.node_id = ?`, nodeID)
+	ok, err := get(tx, &old, newestTokenQuery, nodeID)
 	if err != nil || !ok {
 		return err
 	}

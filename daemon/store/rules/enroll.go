@@ -30,7 +30,9 @@ func Supersede(old lifecycle.EnrollmentToken, now time.Time) (lifecycle.Enrollme
 // unknown: not found) for the key keyID at now. A token bound to another
 // node is forbidden; an expired or already used one a conflict, except
 // that the same key again gets t back with write=false (its answer was
-// lost). Otherwise it returns t marked used.
+// lost). Otherwise it returns t marked used. An expired token's error has
+// lifecycle.ErrEnrollmentTokenExpired as its cause: the agent may ask to
+// renew it (see Renew).
 func Consume(op string, t lifecycle.EnrollmentToken, ok bool, nodeID, keyID string, now time.Time) (out lifecycle.EnrollmentToken, write bool, err error) {
 	switch {
 	case !ok:
@@ -38,7 +40,7 @@ func Consume(op string, t lifecycle.EnrollmentToken, ok bool, nodeID, keyID stri
 	case t.NodeID != nodeID:
 		return t, false, lifecycle.Errorf(lifecycle.CodeForbidden, op, "enrollment token is bound to another node")
 	case !now.Before(t.ExpiresAt):
-		return t, false, lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token expired")
+		return t, false, &lifecycle.Error{Code: lifecycle.CodeConflict, Op: op, Err: lifecycle.ErrEnrollmentTokenExpired}
 	case t.UsedAt != nil && keyID != "" && t.UsedBy == keyID:
 		return t, false, nil // the same key again: an answer was lost
 	case t.UsedAt != nil:
