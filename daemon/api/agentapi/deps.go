@@ -13,6 +13,8 @@ type Store interface {
 	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
 	UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (lifecycle.Node, error)
 	TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (lifecycle.Node, error)
+	// GetSitePolicy gives a renewed enrollment token its TTL.
+	GetSitePolicy(ctx context.Context, siteID string) (lifecycle.SitePolicy, error)
 	lifecycle.EnrollmentStore
 	lifecycle.TaskStore
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/hex"
 	"encoding/pem"
+	"errors"
 	"net/http"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
@@ -15,9 +16,11 @@ import (
 
 // enroll exchanges a one-time token and a CSR for a client certificate.
 // The CSR is checked before the token is spent; an unknown token is 401,
-// one of another node 403, a used or expired one 409. A retry with the
-// token's key gets the certificate already issued. Each client address
-// may enroll EnrollBurst times at once, then once per EnrollEvery (429).
+// one of another node 403, a used one 409, an expired one 409
+// enrollment_token_expired (the agent may renew it: see renewToken). A
+// retry with the token's key gets the certificate already issued. Each
+// client address may enroll EnrollBurst times at once, then once per
+// EnrollEvery (429).
 func (a *API) enroll(w http.ResponseWriter, r *http.Request) {
 	resp, replayed, err := a.enrollOnce(r)
 	result := enrollResult(err, replayed)
@@ -86,13 +89,17 @@ func (a *API) logEnrollFailure(r *http.Request, result string, err error) {
 	}
 }
 
-// consumeToken spends the token for key. A token issued before the
+// consumeToken spends the token for key. An expired token is answered
+// with its own problem code (the agent may renew it). A token issued before the
 // node's agent identity was last cleared (a revoke, a reimage) is refused
 // (409) even for the key that spent it.
 func (a *API) consumeToken(r *http.Request, op string, req wire.EnrollRequest, key string) error {
 	t, err := a.cfg.Store.ConsumeEnrollmentToken(r.Context(), a.cfg.Authority.HashToken(req.Token), req.NodeID, key)
 	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
 		return lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "unknown enrollment token")
+	}
+	if errors.Is(err, lifecycle.ErrEnrollmentTokenExpired) {
+		return problem.Typed(wire.ProblemTokenExpired, err)
 	}
 	if err != nil {
 		return err

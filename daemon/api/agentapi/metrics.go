@@ -11,6 +11,7 @@ const (
 	EnrollInvalid     = "invalid" // a malformed request or CSR
 	EnrollRefused     = "refused" // unknown, used, expired or another node's token
 	EnrollError       = "error"   // the daemon failed (store, CA)
+	EnrollRenewed     = "renewed" // an expired token replaced under the onboarding's grant
 )
 
 // Authentication failure reasons, the values of
@@ -43,7 +44,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		beats: prometheus.NewCounter(prometheus.CounterOpts{Name: "maas_sidecar_agent_heartbeats_total",
 			Help: "Agent long polls (the agents' heartbeat) accepted after authentication."}),
 	}
-	for _, r := range []string{EnrollOK, EnrollReplayed, EnrollRateLimited, EnrollInvalid, EnrollRefused, EnrollError} {
+	for _, r := range []string{EnrollOK, EnrollReplayed, EnrollRateLimited, EnrollInvalid, EnrollRefused, EnrollError,
+		EnrollRenewed} {
 		m.enroll.WithLabelValues(r)
 	}
 	for _, r := range []string{AuthNoCertificate, AuthBadCertificate, AuthOtherNode, AuthUnknownNode,

@@ -78,3 +78,14 @@ func MalformedFrom(err error) error {
 	}
 	return &statusError{status: http.StatusBadRequest, code: "malformed", err: le}
 }
+
+// Typed answers err (a lifecycle error, whose code picks the status) under
+// its own problem code, so that a client tells it apart from other answers
+// with that status. err is returned as it is when it is no lifecycle error.
+func Typed(code string, err error) error {
+	var le *lifecycle.Error
+	if !errors.As(err, &le) {
+		return err
+	}
+	return &statusError{status: Status(err), code: code, err: le}
+}

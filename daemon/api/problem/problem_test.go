@@ -1,6 +1,7 @@
 package problem
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -76,5 +77,16 @@ func TestReadBodyLimit(t *testing.T) {
 	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(strings.Repeat("x", MaxBody+1)))
 	if _, err := ReadBody(r, "op"); Status(err) != http.StatusRequestEntityTooLarge {
 		t.Errorf("oversized body: %v (%d), want 413", err, Status(err))
+	}
+}
+
+func TestTyped(t *testing.T) {
+	err := Typed("token_expired", lifecycle.Errorf(lifecycle.CodeConflict, "op", "expired"))
+	p := From(err)
+	if p.Status != http.StatusConflict || p.Code != "token_expired" || p.Type != "urn:maas-sidecar:problem:token_expired" || p.Detail != "op: expired" {
+		t.Errorf("typed problem = %+v", p)
+	}
+	if plain := errors.New("x"); Typed("c", plain) != plain {
+		t.Error("a non-lifecycle error must pass through")
 	}
 }
