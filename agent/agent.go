@@ -22,6 +22,8 @@ import (
 // are *wire.Problem.
 type Transport interface {
 	Enroll(ctx context.Context, req wire.EnrollRequest) (wire.CertResponse, error)
+	// RenewToken replaces an expired enrollment token (wire.RouteRenewToken).
+	RenewToken(ctx context.Context, req wire.TokenRenewRequest) (wire.TokenRenewResponse, error)
 	Renew(ctx context.Context, nodeID string, req wire.RenewRequest) (wire.CertResponse, error)
 	// Wait long-polls; a nil task means none came within timeout.
 	Wait(ctx context.Context, nodeID string, timeout time.Duration) (*wire.Task, error)

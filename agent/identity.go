@@ -52,13 +52,17 @@ func (a *Agent) forget() {
 // enroll makes a key for token (or reuses the one an earlier attempt
 // with it saved) and enrolls. On success the new identity replaces any
 // old one, the spent token file is removed and a refusal ends; a token
-// the daemon refuses for good is not sent again.
+// the daemon refuses for good is not sent again, and an expired one is
+// renewed (renewToken).
 func (a *Agent) enroll(ctx context.Context, token string) error {
 	keyPEM, csrPEM, err := a.enrollmentKey(token)
 	if err != nil {
 		return err
 	}
 	resp, err := a.o.Transport.Enroll(ctx, wire.EnrollRequest{NodeID: a.o.Config.NodeID, Token: token, CSR: csrPEM})
+	if tokenExpired(err) {
+		return a.renewToken(ctx, token)
+	}
 	if permanentRefusal(err) {
 		return a.tokenRefused(token, err)
 	}

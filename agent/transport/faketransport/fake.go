@@ -18,6 +18,7 @@ var errNotScripted = errors.New("faketransport: call not scripted")
 // Transport answers with the functions set on it.
 type Transport struct {
 	EnrollFn func(wire.EnrollRequest) (wire.CertResponse, error)
+	TokenFn  func(wire.TokenRenewRequest) (wire.TokenRenewResponse, error)
 	RenewFn  func(wire.RenewRequest) (wire.CertResponse, error)
 	WaitFn   func() (*wire.Task, error)
 	ReportFn func(taskID string, res wire.Result) error
@@ -36,6 +37,15 @@ func (t *Transport) Enroll(_ context.Context, req wire.EnrollRequest) (wire.Cert
 		return wire.CertResponse{}, errNotScripted
 	}
 	return t.EnrollFn(req)
+}
+
+// RenewToken implements agent.Transport.
+func (t *Transport) RenewToken(_ context.Context, req wire.TokenRenewRequest) (wire.TokenRenewResponse, error) {
+	t.record("renew_token")
+	if t.TokenFn == nil {
+		return wire.TokenRenewResponse{}, errNotScripted
+	}
+	return t.TokenFn(req)
 }
 
 // Renew implements agent.Transport.

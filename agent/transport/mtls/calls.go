@@ -21,6 +21,13 @@ func (c *Client) Enroll(ctx context.Context, req wire.EnrollRequest) (wire.CertR
 	return out, err
 }
 
+// RenewToken asks to replace an expired enrollment token.
+func (c *Client) RenewToken(ctx context.Context, req wire.TokenRenewRequest) (wire.TokenRenewResponse, error) {
+	var out wire.TokenRenewResponse
+	_, err := c.do(ctx, http.MethodPost, wire.RouteRenewToken, req, &out)
+	return out, err
+}
+
 // Renew asks for a certificate for a new key.
 func (c *Client) Renew(ctx context.Context, nodeID string, req wire.RenewRequest) (wire.CertResponse, error) {
 	var out wire.CertResponse
