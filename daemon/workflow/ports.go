@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -85,6 +86,10 @@ type Store interface {
 	// GetTask reads an agent task and its result (the decommission's
 	// waits on the agent).
 	GetTask(ctx context.Context, id string) (lifecycle.AgentTask, error)
+	// NodeEnrollmentToken and GrantEnrollmentRenewal let the enrollment
+	// wait renew an expired token (lifecycle.EnrollmentStore).
+	NodeEnrollmentToken(ctx context.Context, nodeID string) (lifecycle.EnrollmentToken, error)
+	GrantEnrollmentRenewal(ctx context.Context, nodeID string, until time.Time) (lifecycle.EnrollmentToken, error)
 }
 
 // Tasks queues agent tasks (idempotently per node and type) and wakes the
