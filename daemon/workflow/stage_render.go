@@ -54,7 +54,7 @@ func (d Deps) ensureNode(ctx context.Context, c *runner.Context) (lifecycle.Node
 		return lifecycle.Node{}, err
 	}
 	n := lifecycle.Node{ID: id, SiteID: c.Run.SiteID, Hostname: c.Run.Hostname, SKU: c.Run.SKU,
-		Status: lifecycle.NodeEnrolling, MaasSystemID: c.Run.MaasSystemID, IPMIIP: c.Run.IPMIIP}
+		Status: lifecycle.NodeEnrolling, MaasSystemID: c.Run.MaasSystemID, IPMIIP: c.Run.IPMIIP, PXEMac: c.Var(varPXEMac)}
 	if err := d.Store.CreateNode(ctx, n); err != nil {
 		return lifecycle.Node{}, err
 	}
