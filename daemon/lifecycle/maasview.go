@@ -23,7 +23,10 @@ type Machine struct {
 	DistroSeries       string
 	IPs                []string
 	BootDiskID         int // 0 when MAAS reports none
-	HWSyncEnabled      bool
+	// BootMAC is the MAC of the machine's boot (PXE) interface, "" when
+	// MAAS reports none.
+	BootMAC       string
+	HWSyncEnabled bool
 	// SyncInterval is MAAS's hardware-sync interval (0 when null).
 	SyncInterval       time.Duration
 	LastSync, NextSync *time.Time // nil when MAAS reports none

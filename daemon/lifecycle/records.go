@@ -21,6 +21,12 @@ type Node struct {
 	IPMIIP       string `json:"ipmi_ip,omitempty"`
 	PXEMac       string `json:"pxe_mac,omitempty"`
 	Host         string `json:"host,omitempty"`
+	// GPUsTotal, RegionCode and Port are the GPUaaS node fields of seed
+	// 001 §8.1: the SKU's GPU count, the site's region (or the admin's
+	// override) and the node's SSH port (DefaultNodePort).
+	GPUsTotal  int    `json:"gpus_total"`
+	RegionCode string `json:"region_code,omitempty"`
+	Port       int    `json:"port"`
 	// EnrolledAt and AgentCertSerial describe the agent identity;
 	// LastContactAt is the agent's last poll (the heartbeat).
 	EnrolledAt      *time.Time `json:"enrolled_at,omitempty"`
@@ -39,6 +45,9 @@ type Node struct {
 	CreatedAt         time.Time  `json:"created_at"`
 	UpdatedAt         time.Time  `json:"updated_at"`
 }
+
+// DefaultNodePort is a node's SSH port unless set otherwise (seed 001 §8.1).
+const DefaultNodePort = 22
 
 // RunKind says which workflow a run belongs to.
 type RunKind string
@@ -64,15 +73,17 @@ type Run struct {
 	Mode DecommissionMode `json:"mode,omitempty"`
 	// Erase, StorageCleanup and Reason are a decommission's request
 	// (seed 001 §5.1); empty for onboardings.
-	Erase             EraseMode         `json:"erase,omitempty"`
-	StorageCleanup    StorageCleanup    `json:"storage_cleanup,omitempty"`
-	Reason            string            `json:"reason,omitempty"`
-	SiteID            string            `json:"site_id"`
-	NodeID            string            `json:"node_id,omitempty"`
-	BatchID           string            `json:"batch_id,omitempty"`
-	Hostname          string            `json:"hostname"`
-	IPMIIP            string            `json:"ipmi_ip,omitempty"`
-	SKU               string            `json:"sku,omitempty"`
+	Erase          EraseMode      `json:"erase,omitempty"`
+	StorageCleanup StorageCleanup `json:"storage_cleanup,omitempty"`
+	Reason         string         `json:"reason,omitempty"`
+	SiteID         string         `json:"site_id"`
+	NodeID         string         `json:"node_id,omitempty"`
+	BatchID        string         `json:"batch_id,omitempty"`
+	Hostname       string         `json:"hostname"`
+	IPMIIP         string         `json:"ipmi_ip,omitempty"`
+	SKU            string         `json:"sku,omitempty"`
+	// GPUsTotal is the SKU's GPU count, given to the node it creates.
+	GPUsTotal         int               `json:"gpus_total,omitempty"`
 	ProfileID         string            `json:"profile_id,omitempty"`
 	MaasSystemID      string            `json:"maas_system_id,omitempty"`
 	Status            JobState          `json:"status"`

@@ -72,6 +72,13 @@ type NodeStore interface {
 	// UpdateNode changes binding fields (host, MAAS system id, ...); fn may
 	// not change the id, site, status or owning task.
 	UpdateNode(ctx context.Context, id string, fn func(*Node) error) (Node, error)
+	// DeleteUnenrolledNode removes an enrolling node whose agent never
+	// enrolled, with its enrollment tokens and observed MAAS state: the
+	// record of a cancelled onboarding (seed 001 §4.6); its hostname is
+	// free again. It returns the removed node. not_found for an unknown
+	// node; conflict for one in another state, one that ever enrolled, or
+	// one with agent tasks.
+	DeleteUnenrolledNode(ctx context.Context, id string) (Node, error)
 }
 
 // RunFilter selects runs; zero fields match everything.

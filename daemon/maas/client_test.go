@@ -274,3 +274,18 @@ func TestNoRequestOnceTheLeaseLapsedOrContextEnded(t *testing.T) {
 		})
 	}
 }
+
+// TestMachineBootMAC: a machine carries the MAC of MAAS's boot_interface
+// (its PXE NIC), New machines included.
+func TestMachineBootMAC(t *testing.T) {
+	e := newEnv(t, 0)
+	ctx := context.Background()
+	sid, err := e.sim.AddMachine(maassim.HostSpec{PXEMAC: "52:54:00:aa:bb:01"}, "", maassim.StatusNew)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.client.Machine(ctx, sid)
+	if err != nil || m.BootMAC != "52:54:00:aa:bb:01" {
+		t.Fatalf("boot MAC %q, %v; want 52:54:00:aa:bb:01", m.BootMAC, err)
+	}
+}

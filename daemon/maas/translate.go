@@ -16,6 +16,9 @@ func (w wireMachine) machine() lifecycle.Machine {
 	if w.BootDisk != nil {
 		m.BootDiskID = w.BootDisk.ID
 	}
+	if w.BootInterface != nil {
+		m.BootMAC = str(w.BootInterface.MACAddress)
+	}
 	if w.EnableHWSync != nil {
 		m.HWSyncEnabled = *w.EnableHWSync
 	}

@@ -23,10 +23,16 @@ type wireMachine struct {
 	DistroSeries     string    `json:"distro_series"`
 	IPAddresses      []string  `json:"ip_addresses"`
 	BootDisk         *wireDisk `json:"boot_disk"`
+	BootInterface    *wireBoot `json:"boot_interface"`
 	EnableHWSync     *bool     `json:"enable_hw_sync"`
 	SyncInterval     *int      `json:"sync_interval"`
 	LastSync         *string   `json:"last_sync"`
 	NextSync         *string   `json:"next_sync"`
+}
+
+// wireBoot is the part of boot_interface the view needs: its MAC.
+type wireBoot struct {
+	MACAddress *string `json:"mac_address"`
 }
 
 type wireVLAN struct {

@@ -40,7 +40,11 @@ func (r *Runner) compensate(ctx context.Context, def *Def, run lifecycle.Run, f 
 			}
 			return stepResult{run: next}
 		}
-		evs = append(evs, lifecycle.RunEvent{Stage: sd.Stage, Attempt: run.CurrentAttempt, Status: lifecycle.EventCompensated})
+		ev := lifecycle.RunEvent{Stage: sd.Stage, Attempt: run.CurrentAttempt, Status: lifecycle.EventCompensated}
+		if len(c.details) > 0 {
+			ev.Details = c.details // what the compensation undid
+		}
+		evs = append(evs, ev)
 	}
 	if lifecycle.CheckLease(ctx) != nil {
 		return stepResult{run: run, aborted: true}

@@ -37,7 +37,8 @@ type StageDef struct {
 	// Conditional stages are reached only by Goto, never by Done.
 	Conditional bool
 	// Compensate undoes the stage's effect on cancel or restart_clean. It
-	// must be idempotent and check observed state first.
+	// must be idempotent and check observed state first. What it records
+	// with Context.Detail goes into its compensated event.
 	Compensate func(ctx context.Context, c *Context) error
 }
 

@@ -7,9 +7,10 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
-// releaseToReady is the deploy compensation (seed 001 §4.6): abort a
-// deploying machine, release a deployed or failed one; a machine already
-// Ready, releasing or gone needs nothing.
+// releaseToReady is the deploy compensation (seed 001 §4.6, "release
+// machine back to Ready"): abort a deploying machine and release what the
+// abort leaves Allocated, release a deployed or failed one; a machine
+// already Ready, releasing or gone needs nothing.
 func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 	if c.Run.MaasSystemID == "" {
 		return nil
@@ -27,7 +28,10 @@ func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 	}
 	switch m.Status {
 	case lifecycle.MaasDeploying:
-		return abort(ctx, s.maas, m.SystemID)
+		if err := abort(ctx, s.maas, m.SystemID); err != nil {
+			return err
+		}
+		return release(ctx, s.maas, m.SystemID)
 	case lifecycle.MaasDeployed, lifecycle.MaasFailedDeployment, lifecycle.MaasAllocated:
 		return release(ctx, s.maas, m.SystemID)
 	}
@@ -35,25 +39,41 @@ func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 }
 
 // retireEnrollment undoes the node record's part (seed 001 §4.6: "delete
-// node record, consume enrollment token"): node ids are never reused, so
-// the enrolling node is quarantined for the operator and its outstanding
-// enrollment token is invalidated by issuing one that is thrown away.
+// node record, consume enrollment token"). restart_clean keeps the
+// enrolling node to reuse it and only invalidates its token; cancel
+// deletes a node whose agent never enrolled, with its tokens, and
+// quarantines one whose agent did (its identity exists; an operator
+// decides).
 func (d Deps) retireEnrollment(ctx context.Context, c *runner.Context) error {
 	if c.Run.NodeID == "" {
 		return nil
 	}
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
+	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
+		return nil // never created, or deleted by an earlier try
+	}
 	if err != nil || n.Status != lifecycle.NodeEnrolling {
 		return err
+	}
+	if c.Restarting() {
+		_, err := d.Enrollment.IssueToken(ctx, n.ID, c.Policy)
+		return err
+	}
+	if n.EnrolledAt == nil && n.AgentCertSerial == "" {
+		if _, err := d.Store.DeleteUnenrolledNode(ctx, n.ID); err != nil {
+			return err
+		}
+		c.Detail("node_deleted", n.ID+" ("+n.Hostname+"), never enrolled; its enrollment tokens with it")
+		return nil
 	}
 	if _, err := d.Enrollment.IssueToken(ctx, n.ID, c.Policy); err != nil {
 		return err
 	}
-	if c.Restarting() {
-		return nil // restart_clean keeps the enrolling node and reuses it
-	}
 	_, err = d.Store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: n.ID, From: lifecycle.NodeEnrolling,
 		To: lifecycle.NodeQuarantined, Context: lifecycle.TransitionContext{Actor: lifecycle.ActorOnboarding}})
+	if err == nil {
+		c.Detail("node_quarantined", n.ID+": its agent already enrolled")
+	}
 	return err
 }
 

@@ -220,6 +220,8 @@ type requestLog struct {
 	after func(call string)
 	// bmcPass is the BMC password each machine creation sent, in order.
 	bmcPass []string
+	// identPass is the BMC password each machine update sent, in order.
+	identPass []string
 }
 
 func (l *requestLog) setAfter(f func(call string)) {
@@ -243,6 +245,9 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 		l.calls = append(l.calls, call)
 		if r.Method == http.MethodPost && r.URL.Path == "/MAAS/api/2.0/machines/" && op == "" {
 			l.bmcPass = append(l.bmcPass, r.Form.Get("power_parameters_power_pass"))
+		}
+		if r.Method == http.MethodPut && r.Form.Has("power_parameters_power_pass") {
+			l.identPass = append(l.identPass, r.Form.Get("power_parameters_power_pass"))
 		}
 		after := l.after
 		l.mu.Unlock()

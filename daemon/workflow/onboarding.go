@@ -71,6 +71,9 @@ func (d Deps) adoptOnboarding(ctx context.Context, c *runner.Context) error {
 		return lifecycle.Errorf(lifecycle.CodeConflict, "workflow", "the run has no node or machine to adopt yet")
 	}
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
+	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound { // reserved, not created yet
+		return lifecycle.Errorf(lifecycle.CodeConflict, "workflow", "the run has no node or machine to adopt yet")
+	}
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func (d Deps) claim(ctx context.Context, s session, c *runner.Context, sid, why 
 		return runner.Outcome{}, err
 	}
 	c.Detail("claimed", why)
-	return d.bound(c, m, why)
+	return d.bound(ctx, c, m, why)
 }
 
 func newMachines(ctx context.Context, s session) ([]string, error) {

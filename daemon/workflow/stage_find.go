@@ -20,7 +20,7 @@ func (d Deps) createOrFind(ctx context.Context, c *runner.Context) (runner.Outco
 	}
 	if c.Run.MaasSystemID != "" {
 		if m, err := s.maas.Machine(ctx, c.Run.MaasSystemID); err == nil {
-			return d.bound(c, m, "already bound")
+			return d.bound(ctx, c, m, "already bound")
 		}
 	}
 	m, found, err := d.lookup(ctx, s, c)
@@ -28,7 +28,7 @@ func (d Deps) createOrFind(ctx context.Context, c *runner.Context) (runner.Outco
 		if err != nil {
 			return runner.Outcome{}, err
 		}
-		return d.bound(c, m, "found existing machine")
+		return d.bound(ctx, c, m, "found existing machine")
 	}
 	if c.Var(varPXECycled) != "" {
 		return d.discover(ctx, s, c)
@@ -39,7 +39,7 @@ func (d Deps) createOrFind(ctx context.Context, c *runner.Context) (runner.Outco
 	}
 	m, err = s.maas.CreateMachine(ctx, c.Run.Hostname, bmc)
 	if err == nil && m.SystemID != "" {
-		return d.bound(c, m, "created in MAAS")
+		return d.bound(ctx, c, m, "created in MAAS")
 	}
 	if err != nil && lifecycle.IsRetryable(err) {
 		return runner.Outcome{}, err
@@ -48,10 +48,14 @@ func (d Deps) createOrFind(ctx context.Context, c *runner.Context) (runner.Outco
 	return d.pxeCycle(ctx, s, c, bmc)
 }
 
-func (d Deps) bound(c *runner.Context, m lifecycle.Machine, msg string) (runner.Outcome, error) {
+// bound binds the run to machine m and records its boot interface MAC.
+func (d Deps) bound(ctx context.Context, c *runner.Context, m lifecycle.Machine, msg string) (runner.Outcome, error) {
 	c.SetMaasSystemID(m.SystemID)
 	c.Detail("system_id", m.SystemID)
 	observe(c, m)
+	if err := d.bindPXEMac(ctx, c, m); err != nil {
+		return runner.Outcome{}, err
+	}
 	return runner.Done(msg + " " + m.SystemID), nil
 }
 
@@ -83,7 +87,7 @@ func (d Deps) lookup(ctx context.Context, s session, c *runner.Context) (lifecyc
 		m, err := s.maas.Machine(ctx, ids[0])
 		return m, err == nil, err
 	}
-	if mac := c.Var("pxe_mac"); mac != "" {
+	if mac := c.Var(varPXEMac); mac != "" {
 		byMAC, err := s.maas.Machines(ctx, filter("", mac))
 		if err != nil {
 			return lifecycle.Machine{}, false, err

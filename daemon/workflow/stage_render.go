@@ -28,12 +28,16 @@ func (d Deps) renderCloudInit(ctx context.Context, c *runner.Context) (runner.Ou
 	return runner.Done("node " + node.ID + " enrolling; payload renders"), nil
 }
 
-// ensureNode returns the run's node, creating it when the run has none and
+// ensureNode returns the run's node, creating it when it does not exist
+// yet (with the id reserved at submission, or a fresh one), and
 // recovering the record of this hostname when an earlier attempt created
 // it before it could journal the id.
 func (d Deps) ensureNode(ctx context.Context, c *runner.Context) (lifecycle.Node, error) {
 	if c.Run.NodeID != "" {
-		return d.Store.GetNode(ctx, c.Run.NodeID)
+		n, err := d.Store.GetNode(ctx, c.Run.NodeID)
+		if lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+			return n, err
+		}
 	}
 	nodes, err := d.Store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: c.Run.SiteID})
 	if err != nil {
@@ -49,12 +53,25 @@ func (d Deps) ensureNode(ctx context.Context, c *runner.Context) (lifecycle.Node
 			return n, nil
 		}
 	}
-	id, err := d.NewID()
+	return d.newNode(ctx, c)
+}
+
+// newNode creates the run's node in enrolling with the fields of seed 001
+// §8.1: hostname, SKU and its GPU count, the site's region, port 22.
+func (d Deps) newNode(ctx context.Context, c *runner.Context) (lifecycle.Node, error) {
+	site, err := d.Store.GetSite(ctx, c.Run.SiteID)
 	if err != nil {
 		return lifecycle.Node{}, err
 	}
-	n := lifecycle.Node{ID: id, SiteID: c.Run.SiteID, Hostname: c.Run.Hostname, SKU: c.Run.SKU,
-		Status: lifecycle.NodeEnrolling, MaasSystemID: c.Run.MaasSystemID, IPMIIP: c.Run.IPMIIP}
+	id := c.Run.NodeID
+	if id == "" {
+		if id, err = d.NewID(); err != nil {
+			return lifecycle.Node{}, err
+		}
+	}
+	n := lifecycle.Node{ID: id, SiteID: c.Run.SiteID, Hostname: c.Run.Hostname, SKU: c.Run.SKU, GPUsTotal: c.Run.GPUsTotal,
+		RegionCode: site.RegionCode, Port: lifecycle.DefaultNodePort, Status: lifecycle.NodeEnrolling,
+		MaasSystemID: c.Run.MaasSystemID, IPMIIP: c.Run.IPMIIP, PXEMac: c.Var(varPXEMac)}
 	if err := d.Store.CreateNode(ctx, n); err != nil {
 		return lifecycle.Node{}, err
 	}

@@ -43,24 +43,9 @@ func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Out
 // resolvePowerCredentials picks the BMC credential path by the override
 // order and checks the secret is readable; only the path is kept.
 func (d Deps) resolvePowerCredentials(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	site, err := d.Store.GetSite(ctx, c.Run.SiteID)
+	msg, err := d.choosePower(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
-	}
-	ovr, err := d.Store.ListPowerOverrides(ctx, site.ID)
-	if err != nil {
-		return runner.Outcome{}, err
-	}
-	sel := lifecycle.SelectPowerCredentials(site.DefaultPowerCredsVaultPath, ovr,
-		lifecycle.NodeKeys{IPMIIP: c.Run.IPMIIP, Hostname: c.Run.Hostname, PXEMac: c.Var("pxe_mac")})
-	if _, err := d.bmc(ctx, sel.VaultPath, c.Run.IPMIIP); err != nil {
-		return runner.Outcome{}, err
-	}
-	c.SetVar(varPowerPath, sel.VaultPath)
-	msg := "site default power credentials"
-	if sel.Override != nil {
-		c.SetVar(varPowerOverride, sel.Override.ID)
-		msg = "override by " + string(sel.Override.SelectorType)
 	}
 	c.Detail("power_credentials", msg)
 	return runner.Done(msg), nil

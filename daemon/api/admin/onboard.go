@@ -12,6 +12,7 @@ import (
 // onboardResult is the answer of POST /onboardings.
 type onboardResult struct {
 	OnboardingID string             `json:"onboarding_id"`
+	NodeID       string             `json:"node_id"`
 	Status       lifecycle.JobState `json:"status"`
 }
 
@@ -19,7 +20,7 @@ type onboardResult struct {
 type batchMember struct {
 	Hostname     string `json:"hostname"`
 	OnboardingID string `json:"onboarding_id"`
-	NodeID       string `json:"node_id,omitempty"`
+	NodeID       string `json:"node_id"`
 }
 
 type batchResult struct {
@@ -45,7 +46,7 @@ func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return created(replayed), onboardResult{OnboardingID: res.RunIDs[0], Status: lifecycle.JobPending}, nil
+	return created(replayed), onboardResult{OnboardingID: res.RunIDs[0], NodeID: res.NodeIDs[0], Status: lifecycle.JobPending}, nil
 }
 
 func (a *API) onboardBatch(r *http.Request, c *call) (int, any, error) {
@@ -66,7 +67,7 @@ func (a *API) onboardBatch(r *http.Request, c *call) (int, any, error) {
 	}
 	out := batchResult{BatchID: res.BatchID, Onboardings: make([]batchMember, len(res.RunIDs))}
 	for i, id := range res.RunIDs {
-		out.Onboardings[i] = batchMember{Hostname: strings.ToLower(q.Nodes[i].Hostname), OnboardingID: id}
+		out.Onboardings[i] = batchMember{Hostname: strings.ToLower(q.Nodes[i].Hostname), OnboardingID: id, NodeID: res.NodeIDs[i]}
 	}
 	return created(replayed), out, nil
 }
@@ -81,8 +82,8 @@ func created(replayed bool) int {
 
 // submit creates the runs of q (and its batch) once per Idempotency-Key,
 // hands them to the runner, and audits the creation.
-func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch bool) (lifecycle.SubmissionResult, bool, error) {
-	var res lifecycle.SubmissionResult
+func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch bool) (submitted, bool, error) {
+	var res submitted
 	key, err := idempotencyKey(r, op)
 	if err != nil {
 		return res, false, err
@@ -90,10 +91,12 @@ func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch 
 	if _, err := a.liveSite(r, op, q.SiteID); err != nil {
 		return res, false, siteRef(op, err)
 	}
-	ids := a.newIDs(key, len(q.Nodes)+1)
+	// Ids: the batch, one per run, then one node id per run, reserved now
+	// so that the answer names the node the run will create (seed 001 §4.1).
+	ids := a.newIDs(key, 2*len(q.Nodes)+1)
 	sub := lifecycle.Submission{IdempotencyKey: key, RequestHash: requestHash(q, batch)}
 	for i, n := range q.Nodes {
-		sub.Runs = append(sub.Runs, lifecycle.Run{ID: ids[i+1], Kind: lifecycle.RunOnboarding, SiteID: q.SiteID,
+		sub.Runs = append(sub.Runs, lifecycle.Run{ID: ids[i+1], NodeID: ids[len(q.Nodes)+i+1], Kind: lifecycle.RunOnboarding, SiteID: q.SiteID,
 			Hostname: strings.ToLower(n.Hostname), IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), SKU: q.SKUID,
 			ProfileID: DefaultProfileID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()})
 	}
@@ -104,16 +107,41 @@ func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch 
 	if err := a.checkInFlight(r, op, sub); err != nil {
 		return res, false, err
 	}
-	if res, err = a.store.Submit(r.Context(), sub); err != nil {
+	if res.SubmissionResult, err = a.store.Submit(r.Context(), sub); err != nil {
 		return res, false, err
 	}
 	for _, id := range res.RunIDs {
 		a.runner.Submit(id)
 	}
 	if !res.Replayed {
-		a.auditSubmission(r, c, sub, res)
+		a.auditSubmission(r, c, sub, res.SubmissionResult)
 	}
-	return res, res.Replayed, nil
+	res.NodeIDs, err = a.nodeIDs(r, sub, res.RunIDs)
+	return res, res.Replayed, err
+}
+
+// submitted is a submission's result with the node id of each run.
+type submitted struct {
+	lifecycle.SubmissionResult
+	NodeIDs []string
+}
+
+// nodeIDs returns the node id reserved for each run: the submission's, or
+// for a replay whose runs differ, the stored runs'.
+func (a *API) nodeIDs(r *http.Request, sub lifecycle.Submission, runIDs []string) ([]string, error) {
+	out := make([]string, len(runIDs))
+	for i, id := range runIDs {
+		if i < len(sub.Runs) && sub.Runs[i].ID == id {
+			out[i] = sub.Runs[i].NodeID
+			continue
+		}
+		run, err := a.store.GetRun(r.Context(), id)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = run.NodeID
+	}
+	return out, nil
 }
 
 func (a *API) auditSubmission(r *http.Request, c *call, sub lifecycle.Submission, res lifecycle.SubmissionResult) {

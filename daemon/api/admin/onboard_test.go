@@ -152,6 +152,7 @@ func TestOnboardBatch(t *testing.T) {
 		Onboardings []struct {
 			Hostname     string
 			OnboardingID string `json:"onboarding_id"`
+			NodeID       string `json:"node_id"`
 		}
 	}
 	r.decode(t, &out)
@@ -159,9 +160,16 @@ func TestOnboardBatch(t *testing.T) {
 		t.Fatalf("answer = %+v", out)
 	}
 	for _, o := range out.Onboardings {
-		if run := e.waitRun(o.OnboardingID, lifecycle.JobCompleted); run.BatchID != out.BatchID {
+		run := e.waitRun(o.OnboardingID, lifecycle.JobCompleted)
+		if run.BatchID != out.BatchID {
 			t.Errorf("run %s has batch %q", run.ID, run.BatchID)
 		}
+		if o.NodeID == "" || run.NodeID != o.NodeID || o.NodeID == out.Onboardings[0].OnboardingID {
+			t.Errorf("answer names node %q, the run %q (seed 001 §4.1: each onboarding carries node_id)", o.NodeID, run.NodeID)
+		}
+	}
+	if out.Onboardings[0].NodeID == out.Onboardings[1].NodeID {
+		t.Error("two onboardings reserved one node id")
 	}
 }
 

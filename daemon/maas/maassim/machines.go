@@ -47,7 +47,10 @@ func (s *Sim) AddMachine(spec HostSpec, hostname string, st Status) (string, err
 	}
 	m := s.newMachineLocked(hostname, s.hostLocked(spec))
 	m.status = st
-	if st != StatusNew {
+	if st == StatusNew {
+		// An enlisted machine knows the NIC it PXE-booted from.
+		s.ensurePXEIface(m, m.host.spec.PXEMAC)
+	} else {
 		s.discoverHardware(m)
 		m.powerState = "off"
 	}
@@ -118,6 +121,9 @@ func (s *Sim) enlistIfDue(h *host, pxe bool) {
 		h.pxeSince = now
 	case now.Sub(h.pxeSince) >= s.scaled(s.opts.Durations.Discovery):
 		m := s.newMachineLocked("", h)
+		if h.spec.NoBMCDetect {
+			m.powerType, m.power = "", map[string]string{}
+		}
 		s.ensurePXEIface(m, h.spec.PXEMAC)
 		m.powerState = "on"
 		s.event(m, levelDebug, "Node changed status", "From 'None' to 'New'")

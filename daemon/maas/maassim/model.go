@@ -60,6 +60,10 @@ type HostSpec struct {
 	// Arch is the machine's MAAS architecture, such as "arm64/generic"
 	// (a Grace host); default DefaultArch.
 	Arch string
+	// NoBMCDetect: PXE enlistment does not detect the BMC (IPMI
+	// autodetection off or failing), so the New machine has no power type
+	// and no power address until someone sets them.
+	NoBMCDetect bool
 }
 
 // DefaultArch is the architecture of a machine whose host names none.

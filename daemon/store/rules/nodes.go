@@ -96,3 +96,16 @@ func SortNodes(nodes []lifecycle.Node) {
 		return cmp.Or(strings.Compare(a.Hostname, b.Hostname), strings.Compare(a.ID, b.ID))
 	})
 }
+
+// CheckDeleteUnenrolled allows DeleteUnenrolledNode only for an enrolling
+// node whose agent never enrolled (conflict otherwise): the record that a
+// cancelled onboarding created and nothing else knows.
+func CheckDeleteUnenrolled(op string, n lifecycle.Node) error {
+	switch {
+	case n.Status != lifecycle.NodeEnrolling:
+		return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is %s; only a never-enrolled enrolling node is deleted", n.ID, n.Status)
+	case n.EnrolledAt != nil || n.AgentCertSerial != "":
+		return lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s: its agent already enrolled; it is not deleted", n.ID)
+	}
+	return nil
+}

@@ -67,3 +67,23 @@ func TestUpdateNode(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckDeleteUnenrolled(t *testing.T) {
+	now := time.Now()
+	tests := []struct {
+		name string
+		n    lifecycle.Node
+		code lifecycle.Code
+	}{
+		{"never enrolled", lifecycle.Node{ID: "n", Status: lifecycle.NodeEnrolling}, ""},
+		{"agent enrolled", lifecycle.Node{ID: "n", Status: lifecycle.NodeEnrolling, EnrolledAt: &now}, lifecycle.CodeConflict},
+		{"agent certificate issued", lifecycle.Node{ID: "n", Status: lifecycle.NodeEnrolling, AgentCertSerial: "01"}, lifecycle.CodeConflict},
+		{"active", lifecycle.Node{ID: "n", Status: lifecycle.NodeActive}, lifecycle.CodeConflict},
+		{"bootstrap issued", lifecycle.Node{ID: "n", Status: lifecycle.NodeBootstrapIssued}, lifecycle.CodeConflict},
+	}
+	for _, tt := range tests {
+		if code := lifecycle.ErrorCode(CheckDeleteUnenrolled("op", tt.n)); code != tt.code {
+			t.Errorf("%s: code %q, want %q", tt.name, code, tt.code)
+		}
+	}
+}
