@@ -18,7 +18,9 @@ func TestMaasUpFollowsReachability(t *testing.T) {
 	held.Store(true)
 	s := newSite(t, opts{poll: 20 * time.Millisecond, resync: time.Hour, follows: func(string) bool { return held.Load() }})
 	up := func(want float64) func() bool {
-		return func() bool { return s.has("maas_sidecar_maas_up", "site", siteID) && s.metric("maas_sidecar_maas_up", "site", siteID) == want }
+		return func() bool {
+			return s.has("maas_sidecar_maas_up", "site", siteID) && s.metric("maas_sidecar_maas_up", "site", siteID) == want
+		}
 	}
 	s.eventually(3*time.Second, "MAAS up", up(1))
 	s.sim.SetOpFault("query", maassim.OpFault{ErrorRate: 1})
