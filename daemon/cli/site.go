@@ -42,7 +42,7 @@ func (s *session) siteFlags() func() map[string]any {
 	}
 	vlan := fs.Int("vlan", 0, "PXE VLAN id")
 	pref := fs.String("preferred-daemon", "", "daemon_name of the daemon that should hold the site's lease whenever it runs (\"\" clears it)")
-	dns := fs.String("dns", "", "comma-separated upstream DNS servers")
+	dns := fs.String("dns", "", "comma-separated upstream DNS servers (IP addresses), written to each deployed host's systemd-resolved as DNS=")
 	fs.StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
 	return func() map[string]any {
 		given := map[string]bool{}
