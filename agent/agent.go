@@ -32,7 +32,8 @@ type Transport interface {
 	SetIdentity(cert *tls.Certificate)
 }
 
-// Options build an Agent. Rand (jitter in [0,1)) and Logger default.
+// Options build an Agent. Rand (jitter in [0,1)), Logger and Observer
+// default.
 type Options struct {
 	Config    config.Config
 	Root      hostroot.Root
@@ -45,6 +46,7 @@ type Options struct {
 	Clock     clockwork.Clock // the agent's only source of time
 	Rand      func() float64
 	Logger    *slog.Logger
+	Observer  Observer // the agent's own metrics; nil records nothing
 }
 
 // Stats are the agent's counters. Refusals counts the daemon refusing
@@ -85,6 +87,9 @@ func New(o Options) (*Agent, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Observer == nil {
+		o.Observer = nopObserver{}
 	}
 	return &Agent{o: o, pub: pub, log: o.Logger.With("component", "agent", "node", o.Config.NodeID)}, nil
 }

@@ -79,6 +79,8 @@ func (a *Agent) enroll(ctx context.Context, token string) error {
 	a.refusal = ""
 	a.stats.refused.Store(false)
 	a.stats.enrollments.Add(1)
+	a.o.Observer.Enrolled(a.o.Clock.Now())
+	a.contacted()
 	a.log.Info("agent enrolled", "serial", resp.Serial, "not_after", resp.NotAfter)
 	return nil
 }
@@ -102,6 +104,7 @@ func (a *Agent) renew(ctx context.Context) error {
 		return err
 	}
 	a.stats.renewals.Add(1)
+	a.contacted()
 	a.log.Info("agent certificate renewed", "serial", resp.Serial, "not_after", resp.NotAfter)
 	return nil
 }

@@ -21,10 +21,12 @@ func (a *Agent) Run(ctx context.Context) error {
 	if err := a.loadState(); err != nil {
 		return err
 	}
+	a.observeEnrollment()
 	bo := a.retryDelays()
 	for ctx.Err() == nil {
 		a.progress.Store(a.o.Clock.Now().UnixNano())
 		err := a.step(ctx)
+		a.observeEnrollment()
 		if err == nil {
 			bo.Reset()
 			continue
@@ -80,6 +82,7 @@ func (a *Agent) step(ctx context.Context) error {
 		return err
 	}
 	a.accepted()
+	a.contacted()
 	a.stats.polls.Add(1)
 	if t != nil {
 		a.handle(ctx, *t)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/agent/metrics"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
 
@@ -38,6 +39,7 @@ func certRefused(err error) bool {
 // replaces it, and a refusal the daemon lifts needs nothing.
 func (a *Agent) refuse(err error) error {
 	a.stats.refusals.Add(1)
+	a.o.Observer.Refused(metrics.RefusedCertificate)
 	a.stats.refused.Store(true)
 	if key := err.Error(); key != a.refusal {
 		a.refusal = key
@@ -89,6 +91,7 @@ func (a *Agent) noToken() error {
 func (a *Agent) tokenRefused(tok string, err error) error {
 	a.spentToken = tokenDigest(tok)
 	a.stats.enrollRefusals.Add(1)
+	a.o.Observer.Refused(metrics.RefusedEnrollmentToken)
 	a.log.Error("the daemon refused the enrollment token; place a new one", "err", err,
 		"token_path", a.o.Config.EnrollmentTokenPath)
 	return loggedError{fmt.Errorf("enroll: %w", err)}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/agent/metrics"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
@@ -37,6 +38,7 @@ func (a *Agent) handle(ctx context.Context, t wire.Task) {
 	log := a.log.With("task", t.ID, "type", t.Type, "seq", t.Seq)
 	if err := a.verify(t); err != nil {
 		a.stats.rejected.Add(1)
+		a.o.Observer.TaskDone(t.Type, metrics.ResultRejected)
 		log.Warn("task refused", "err", err)
 		a.report(ctx, log, t, wire.Result{Seq: t.Seq, Rejected: true, Message: err.Error(), FinishedAt: a.o.Clock.Now()})
 		return
@@ -61,6 +63,7 @@ func (a *Agent) execute(ctx context.Context, log *slog.Logger, t wire.Task) (res
 	h, ok := a.o.Registry.Lookup(t.Type)
 	if !ok {
 		res.Message = "unsupported task type " + t.Type
+		a.o.Observer.TaskDone(t.Type, metrics.ResultUnsupported)
 		res.FinishedAt = a.o.Clock.Now()
 		return res, nil
 	}
@@ -80,6 +83,7 @@ func (a *Agent) execute(ctx context.Context, log *slog.Logger, t wire.Task) (res
 	if err != nil {
 		res.Message = err.Error()
 	}
+	a.o.Observer.TaskDone(t.Type, taskResult(res.Success))
 	log.Info("task finished", "success", res.Success, "duration_seconds", res.FinishedAt.Sub(start).Seconds())
 	return res, out.After
 }
@@ -115,6 +119,9 @@ func (a *Agent) report(ctx context.Context, log *slog.Logger, t wire.Task, res w
 	for try := 1; ; try++ {
 		err := a.o.Transport.Report(ctx, a.o.Config.NodeID, t.ID, res)
 		var p *wire.Problem
+		if err == nil {
+			a.contacted()
+		}
 		if err == nil || (errors.As(err, &p) && p.Status < 500) || try == 5 {
 			if err != nil {
 				log.Warn("task result not accepted", "err", err)

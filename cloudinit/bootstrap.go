@@ -47,7 +47,8 @@ func (b Bootstrap) Render(s lifecycle.BootstrapSpec) ([]byte, error) {
 		DeployUser: DeployUser{Name: s.Site.DeployUser, Password: s.DeployPassword.Reveal()},
 		Agent: Agent{PackageURL: pkg.URL, PackageSHA256: pkg.SHA256, APIURL: b.AgentAPIURL,
 			EnrollmentToken: s.EnrollmentToken.Reveal(), CABundlePEM: b.CABundlePEM, SigningPublicKey: b.SigningPublicKey},
-		Policy: Policy{InitShareDisks: s.Policy.InitShareDisks, EnablePhase2RoCE: s.Policy.EnablePhase2RoCE},
+		Policy:      Policy{InitShareDisks: s.Policy.InitShareDisks, EnablePhase2RoCE: s.Policy.EnablePhase2RoCE},
+		UpstreamDNS: s.Site.UpstreamDNSServers,
 	}
 	if ref := s.Policy.SiteBootstrapBundleRef; ref != "" {
 		p.SiteBundle = &SiteBundle{URL: ref}

@@ -62,6 +62,7 @@ func fullParams(t *testing.T) Params {
 	p.Agent.PackageSHA256 = strings.Repeat("cd", 32)
 	p.HardwareSync.Interval = "30m"
 	p.Policy = Policy{InitShareDisks: true, EnablePhase2RoCE: true}
+	p.UpstreamDNS = []string{"10.20.0.53", "2001:db8::53"}
 	p.RoCE = []RoCEAssignment{
 		{Interface: "enp62s0np0", IPv4CIDR: "172.30.9.63/31"},
 		{Interface: "enp28s0np0", IPv4CIDR: "172.30.9.61/31"},

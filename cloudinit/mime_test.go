@@ -9,15 +9,15 @@ import (
 )
 
 func TestMIMEPartsInLayerOrder(t *testing.T) {
-	all := []string{"00-site-bootstrap.cfg", "10-deploy-user.cfg", "20-node-agent.cfg",
+	all := []string{"00-site-bootstrap.cfg", "05-upstream-dns.cfg", "10-deploy-user.cfg", "20-node-agent.cfg",
 		"30-maas-hardware-sync.cfg", "40-DESTRUCTIVE-share-disks.cfg", "50-roce-routing.cfg"}
 	want := map[string][]string{
-		"base":             all[1:4],
+		"base":             all[2:5],
 		"full":             all,
-		"share-forced-xfs": all[1:5],
-		"roce-no-share":    {all[0], all[1], all[2], all[3], all[5]},
-		"roce-policy-off":  all[:4],
-		"no-machine-token": all[1:4],
+		"share-forced-xfs": {all[1], all[2], all[3], all[4], all[5]},
+		"roce-no-share":    {all[0], all[1], all[2], all[3], all[4], all[6]},
+		"roce-policy-off":  all[:5],
+		"no-machine-token": all[2:5],
 	}
 	for name, p := range policyCases(t) {
 		t.Run(name, func(t *testing.T) {

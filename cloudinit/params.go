@@ -17,6 +17,9 @@ type Params struct {
 	Policy Policy
 	// RoCE lists the node's RoCE links (seed 001 §3.3), any order.
 	RoCE []RoCEAssignment
+	// UpstreamDNS is the site's upstream_dns_servers (IP addresses); none
+	// leaves the host's DNS to MAAS's netplan.
+	UpstreamDNS []string
 }
 
 // SiteBundle references a versioned, infra-owned bootstrap script that runs

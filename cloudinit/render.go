@@ -41,6 +41,9 @@ func layers(p Params, salt io.Reader) ([]part, error) {
 	if p.SiteBundle != nil {
 		parts = append(parts, sitePart(*p.SiteBundle))
 	}
+	if len(p.UpstreamDNS) > 0 {
+		parts = append(parts, dnsPart(p.UpstreamDNS))
+	}
 	u, err := userPart(p.DeployUser, salt)
 	if err != nil {
 		return nil, err

@@ -35,6 +35,7 @@ func (p Params) Validate() error {
 		p.HardwareSync.validate,
 		p.Policy.validate,
 		func() error { return validateRoCE(p.RoCE) },
+		func() error { return validateUpstreamDNS(p.UpstreamDNS) },
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {

@@ -43,6 +43,8 @@ type Config struct {
 	UnitName string `yaml:"unit_name"`
 	// Cleanup is the node's policy for the turnover tasks.
 	Cleanup Cleanup `yaml:"cleanup"`
+	// Metrics is the agent's own metrics file (node_exporter textfile).
+	Metrics Metrics `yaml:"metrics"`
 }
 
 // Cleanup is the node-local policy of the cleanup and validation tasks.
@@ -72,6 +74,7 @@ func Defaults() Config {
 			KeepUsers:       []string{"ubuntu"},
 			WekaConfigPaths: []string{"/root/.weka"},
 		},
+		Metrics: defaultMetrics(),
 	}
 }
 
@@ -121,6 +124,9 @@ func (c Config) Validate() error {
 				return fmt.Errorf("config: cleanup: %q must be a clean absolute path other than /", p)
 			}
 		}
+	}
+	if err := c.Metrics.validate(); err != nil {
+		return err
 	}
 	if _, err := c.PublicKey(); err != nil {
 		return err

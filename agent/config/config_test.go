@@ -54,6 +54,9 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"retry_max", func(c *Config) { c.RetryMax = time.Millisecond }},
 		{"unit_name", func(c *Config) { c.UnitName = "" }},
 		{"signing_public_key", func(c *Config) { c.SigningPublicKey = "nope" }},
+		{"metrics.textfile_dir", func(c *Config) { c.Metrics.TextfileDir = "var/lib/prometheus" }},
+		{"metrics.textfile_dir", func(c *Config) { c.Metrics.TextfileDir = "/var/lib/../tmp" }},
+		{"metrics.interval", func(c *Config) { c.Metrics.Interval = 0 }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.key, func(t *testing.T) {
@@ -66,5 +69,23 @@ func TestValidateNamesTheKey(t *testing.T) {
 	}
 	if _, err := Parse([]byte("api_url: https://r\nbogus: 1\n")); err == nil || !strings.Contains(err.Error(), "bogus") {
 		t.Errorf("unknown key: %v", err)
+	}
+}
+
+// The metrics file goes to Debian's node_exporter textfile directory
+// unless the config says otherwise; an empty directory writes none.
+func TestMetricsKeys(t *testing.T) {
+	key := indent(pubPEM(t))
+	for _, tc := range []struct {
+		yaml, dir string
+	}{
+		{"", "/var/lib/prometheus/node-exporter"},
+		{"metrics:\n  textfile_dir: /run/node-exporter\n", "/run/node-exporter"},
+		{"metrics:\n  textfile_dir: \"\"\n", ""},
+	} {
+		c, err := Parse([]byte("api_url: https://r:5291\nnode_id: n\nsigning_public_key: |\n" + key + "\n" + tc.yaml))
+		if err != nil || c.Metrics.TextfileDir != tc.dir || c.Metrics.Interval != 30*time.Second {
+			t.Errorf("%q: textfile_dir %q, interval %v, err %v; want %q, 30s", tc.yaml, c.Metrics.TextfileDir, c.Metrics.Interval, err, tc.dir)
+		}
 	}
 }

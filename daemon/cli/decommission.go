@@ -64,6 +64,7 @@ func nodeDecommission(ctx context.Context, s *session, args []string) error {
 	storage := fs.String("storage-cleanup", "", "none, local, weka or all (soft_reset, reimage, storage_cleanup)")
 	key := fs.String("idempotency-key", "", "makes a retried request return the first result")
 	fs.StringVar(&s.reason, "reason", "", "why, e.g. tenant_transition (required; recorded in the audit log)")
+	ref := s.nodeRef()
 	pos, err := s.parse(args, 1, "NODE")
 	if err != nil {
 		return err
@@ -84,12 +85,16 @@ func nodeDecommission(ctx context.Context, s *session, args []string) error {
 	if *storage != "" {
 		body["storage_cleanup"] = *storage
 	}
+	id, err := ref(ctx, pos[0])
+	if err != nil {
+		return err
+	}
 	var out struct {
 		ID     string `json:"decommission_id"`
 		Mode   string
 		Status string
 	}
-	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+url.PathEscape(pos[0])+"/decommission", body, &out,
+	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+url.PathEscape(id)+"/decommission", body, &out,
 		map[string]string{"Idempotency-Key": *key})
 	if err != nil {
 		return err

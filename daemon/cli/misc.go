@@ -38,7 +38,12 @@ func nodeList(ctx context.Context, s *session, args []string) error {
 
 func nodeGet(ctx context.Context, s *session, args []string) error {
 	s.flags()
-	pos, err := s.parse(args, 1, "ID")
+	ref := s.nodeRef()
+	pos, err := s.parse(args, 1, "NODE")
+	if err != nil {
+		return err
+	}
+	id, err := ref(ctx, pos[0])
 	if err != nil {
 		return err
 	}
@@ -46,7 +51,7 @@ func nodeGet(ctx context.Context, s *session, args []string) error {
 		Node    struct{ ID, Hostname, Status string }
 		Current *run `json:"current_run"`
 	}
-	raw, err := s.call(ctx, http.MethodGet, admin+"/nodes/"+pos[0], nil, &out, nil)
+	raw, err := s.call(ctx, http.MethodGet, admin+"/nodes/"+url.PathEscape(id), nil, &out, nil)
 	if err != nil {
 		return err
 	}
@@ -169,18 +174,24 @@ func nodeActivate(ctx context.Context, s *session, args []string) error {
 // nodeView is the part of a node a node action prints.
 type nodeView struct{ ID, Hostname, Status string }
 
-// nodeAction posts {"reason"} to /nodes/ID/action, with the ID argument
+// nodeAction posts {"reason"} to /nodes/ID/action, with the NODE argument
+// (an id or a hostname)
 // and the required --reason flag every audited node action takes.
 func nodeAction(ctx context.Context, s *session, args []string, action string) (nodeView, []byte, error) {
 	s.flags().StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
+	ref := s.nodeRef()
 	var out nodeView
-	pos, err := s.parse(args, 1, "ID")
+	pos, err := s.parse(args, 1, "NODE")
 	if err != nil {
 		return out, nil, err
 	}
 	if s.reason == "" {
 		return out, nil, usagef("--reason is required")
 	}
-	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+pos[0]+"/"+action, map[string]string{"reason": s.reason}, &out, nil)
+	id, err := ref(ctx, pos[0])
+	if err != nil {
+		return out, nil, err
+	}
+	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+url.PathEscape(id)+"/"+action, map[string]string{"reason": s.reason}, &out, nil)
 	return out, raw, err
 }

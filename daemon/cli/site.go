@@ -42,7 +42,7 @@ func (s *session) siteFlags() func() map[string]any {
 	}
 	vlan := fs.Int("vlan", 0, "PXE VLAN id")
 	pref := fs.String("preferred-daemon", "", "daemon_name of the daemon that should hold the site's lease whenever it runs (\"\" clears it)")
-	dns := fs.String("dns", "", "comma-separated upstream DNS servers")
+	dns := fs.String("dns", "", "comma-separated upstream DNS servers (IP addresses), written to each deployed host's systemd-resolved as DNS=")
 	fs.StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
 	return func() map[string]any {
 		given := map[string]bool{}
@@ -83,7 +83,20 @@ func siteCreate(ctx context.Context, s *session, args []string) error {
 	if err != nil {
 		return err
 	}
+	s.warnShareDisks(ctx, x.ID)
 	return s.show(raw, siteHeader, [][]string{x.row()})
+}
+
+// warnShareDisks says loudly that the new site's deploys wipe disks: its
+// policy initialises /shareN by default (seed 001 §9).
+func (s *session) warnShareDisks(ctx context.Context, id string) {
+	var p struct {
+		InitShareDisks bool `json:"init_share_disks"`
+	}
+	if _, err := s.call(ctx, http.MethodGet, admin+"/maas-sites/"+id+"/policy", nil, &p, nil); err != nil || !p.InitShareDisks {
+		return
+	}
+	s.warnf("site %s: init_share_disks is on (the default): every deploy FORMATS each non-root disk that has no partitions or file system and mounts it as /shareN; turn it off before onboarding with: maas-sidecar policy set %s init_share_disks=false\n", id, id)
 }
 
 func siteUpdate(ctx context.Context, s *session, args []string) error {

@@ -41,3 +41,24 @@ func TestSitePreferredDaemon(t *testing.T) {
 		})
 	}
 }
+
+// A new site initialises /shareN by default (seed 001 §9): site create
+// says so on stderr, with the way to turn it off; a policy without it
+// creates no warning on the next site get.
+func TestSiteCreateWarnsThatShareDisksAreWiped(t *testing.T) {
+	d := startDaemon(t)
+	r := d.cli("", "site", "create", "--name", "dc3", "--region", "dc3", "--url", "http://10.0.0.3:5240/MAAS",
+		"--pxe-iface", "ens19", "--vlan", "46", "--node-pxe-iface", "eno8303")
+	if r.code != cli.ExitOK {
+		t.Fatalf("site create: exit %d: %s", r.code, r.stderr)
+	}
+	id := strings.Fields(strings.Split(strings.TrimSpace(r.stdout), "\n")[1])[0]
+	for _, want := range []string{"warning: site " + id, "init_share_disks is on", "FORMATS", "policy set " + id + " init_share_disks=false"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("site create stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if p := d.mustJSON("policy", "get", id); p["init_share_disks"] != true {
+		t.Errorf("a new site's init_share_disks = %v, want true", p["init_share_disks"])
+	}
+}

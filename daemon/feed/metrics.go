@@ -15,6 +15,7 @@ type Metrics struct {
 	lagSeconds           *prometheus.GaugeVec
 	lastSuccess          *prometheus.GaugeVec
 	errors               *prometheus.CounterVec
+	maasUp               *prometheus.GaugeVec
 }
 
 // NewMetrics registers the feed metrics with reg.
@@ -34,12 +35,14 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Unix time of the last successful events poll or resync, by site and source."}, []string{"site", "source"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_errors_total",
 			Help: "Failed events polls and resyncs, by site and source."}, []string{"site", "source"}),
+		maasUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_maas_up",
+			Help: "1 when the site's MAAS answered the last events request, 0 when it could not be reached (connection, timeout, 5xx); only on the daemon that follows the site."}, []string{"site"}),
 	}
 	for _, r := range []string{ReasonMissingSite, ReasonUnknownSite, ReasonUnsigned, ReasonMalformedSignature,
 		ReasonStale, ReasonBadSignature, ReasonTooLarge, ReasonMalformedBody, ReasonUnavailable} {
 		m.rejected.WithLabelValues(r)
 	}
-	reg.MustRegister(m.received, m.duplicates, m.rejected, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors)
+	reg.MustRegister(m.received, m.duplicates, m.rejected, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors, m.maasUp)
 	return m
 }
 
@@ -86,5 +89,25 @@ func (m *Metrics) following(site, source string) {
 func (m *Metrics) failed(site, source string) {
 	if m != nil {
 		m.errors.WithLabelValues(site, source).Inc()
+	}
+}
+
+// up records whether the site's MAAS answered.
+func (m *Metrics) up(site string, answered bool) {
+	if m == nil {
+		return
+	}
+	v := 0.0
+	if answered {
+		v = 1
+	}
+	m.maasUp.WithLabelValues(site).Set(v)
+}
+
+// unfollowed drops the site's MAAS reachability: another daemon follows
+// it now, or it was deleted.
+func (m *Metrics) unfollowed(site string) {
+	if m != nil {
+		m.maasUp.DeleteLabelValues(site)
 	}
 }

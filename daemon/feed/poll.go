@@ -26,6 +26,7 @@ func (f *Feed) PollEvents(ctx context.Context, siteID string) error {
 	}
 	if cur.UpdatedAt.IsZero() {
 		newest, err := m.NewestEventID(ctx)
+		f.reached(ctx, siteID, err)
 		if err != nil {
 			return err
 		}
@@ -33,6 +34,7 @@ func (f *Feed) PollEvents(ctx context.Context, siteID string) error {
 	}
 	for {
 		evs, err := m.EventsAfter(ctx, cur.EventID, eventsPage)
+		f.reached(ctx, siteID, err)
 		if err != nil || len(evs) == 0 {
 			return err
 		}
@@ -67,4 +69,14 @@ func (f *Feed) handleEvents(ctx context.Context, siteID string, evs []lifecycle.
 	}
 	f.cfg.Metrics.lag(siteID, "events", newest, f.cfg.Clock.Now())
 	return newestID, errors.Join(herr, f.cfg.Store.SetFeedCursor(ctx, lifecycle.FeedCursor{SiteID: siteID, EventID: newestID}))
+}
+
+// reached records whether the site's MAAS answered an events request,
+// the MAAS-down alert's signal: only failing to reach it (connection,
+// timeout, 5xx) is down; an answer that refuses (401, 403) is up, and a
+// request ended by the feed's own context is not counted.
+func (f *Feed) reached(ctx context.Context, siteID string, err error) {
+	if ctx.Err() == nil {
+		f.cfg.Metrics.up(siteID, lifecycle.ErrorCode(err) != lifecycle.CodeUnavailable)
+	}
 }

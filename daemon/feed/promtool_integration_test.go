@@ -47,7 +47,7 @@ func TestLiveMetricsPassPromtool(t *testing.T) {
 	must(t, err)
 	for _, name := range []string{"maas_sidecar_drift_open", "maas_sidecar_webhook_received_total", "maas_sidecar_feed_lag_seconds",
 		"maas_sidecar_maas_requests_total", "maas_sidecar_stage_duration_seconds", "maas_sidecar_store_commit_duration_seconds",
-		"maas_sidecar_nodes", "maas_sidecar_runs", "maas_sidecar_agent_last_contact_age_seconds"} {
+		"maas_sidecar_nodes", "maas_sidecar_runs", "maas_sidecar_agent_last_contact_age_seconds", "maas_sidecar_maas_up"} {
 		if !strings.Contains(string(body), name) {
 			t.Errorf("/metrics lacks %s", name)
 		}

@@ -98,6 +98,9 @@ func (f *Feed) resyncOnly(ctx context.Context, siteID string) error {
 // success (the feed-stalled alert's signal) and its errors.
 func (f *Feed) loop(ctx context.Context, siteID, source string, every time.Duration, fn func(context.Context, string) error) {
 	f.cfg.Metrics.following(siteID, source)
+	if source == "events" {
+		defer f.cfg.Metrics.unfollowed(siteID)
+	}
 	for {
 		if err := fn(ctx, siteID); err != nil {
 			if ctx.Err() != nil {

@@ -51,6 +51,7 @@ func DefaultSitePolicy(siteID string) SitePolicy {
 		AutoClaimSingleNewMachine:            false,
 		BatchMaxParallel:                     10,
 		EnrollmentTokenTTLSeconds:            7200,
+		InitShareDisks:                       true,
 		DiscoveryTimeoutSeconds:              900,
 		CommissionTimeoutSeconds:             2400,
 		DeployTimeoutSeconds:                 3600,

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -45,8 +46,12 @@ func (a *API) listNodes(r *http.Request, _ *call) (int, any, error) {
 		return 0, nil, lifecycle.Invalid(op, "status", "status %.64q is not a node state", f.Status)
 	}
 	nodes, err := a.store.ListNodes(r.Context(), f)
+	host := r.URL.Query().Get("hostname")
 	out := make([]nodeSummary, 0, len(nodes))
 	for _, n := range nodes {
+		if host != "" && !strings.EqualFold(n.Hostname, host) {
+			continue
+		}
 		out = append(out, nodeSummary{ID: n.ID, SiteID: n.SiteID, Hostname: n.Hostname, SKU: n.SKU, Status: n.Status})
 	}
 	return http.StatusOK, map[string]any{"nodes": out}, err

@@ -3,6 +3,7 @@ package admin_test
 import (
 	"context"
 	"net/http"
+	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,4 +43,37 @@ func TestNodes(t *testing.T) {
 		t.Errorf("lifecycle detail = %+v", d)
 	}
 	expect(t, e.do(viewerRole, http.MethodGet, "/api/v1/admin/nodes/nope", nil), 404, "")
+}
+
+// ?hostname= selects the nodes with that hostname, whatever its case,
+// on every site unless site_id narrows it, and with the other filters.
+func TestNodesByHostname(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.site("a"), e.site("b")
+	ctx := context.Background()
+	e.must(e.store.CreateNode(ctx, lifecycle.Node{ID: "n-a", SiteID: a, Hostname: "gpu03", Status: lifecycle.NodeEnrolling}))
+	e.must(e.store.CreateNode(ctx, lifecycle.Node{ID: "n-b", SiteID: b, Hostname: "GPU03", Status: lifecycle.NodeBootstrapIssued}))
+	e.must(e.store.CreateNode(ctx, lifecycle.Node{ID: "n-c", SiteID: a, Hostname: "gpu04", Status: lifecycle.NodeEnrolling}))
+	ids := func(q string) []string {
+		var list struct{ Nodes []struct{ ID string } }
+		r := e.do(viewerRole, http.MethodGet, "/api/v1/admin/nodes?"+q, nil)
+		expect(t, r, http.StatusOK, "")
+		r.decode(t, &list)
+		out := []string{}
+		for _, n := range list.Nodes {
+			out = append(out, n.ID)
+		}
+		sort.Strings(out)
+		return out
+	}
+	for q, want := range map[string][]string{
+		"hostname=gpu03":                         {"n-a", "n-b"},
+		"hostname=gpu03&site_id=" + a:            {"n-a"},
+		"hostname=gpu99":                         {},
+		"hostname=gpu03&status=bootstrap_issued": {"n-b"},
+	} {
+		if d := cmp.Diff(want, ids(q)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", q, d)
+		}
+	}
 }

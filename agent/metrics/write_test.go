@@ -1,0 +1,68 @@
+package metrics
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// The file is readable by node_exporter's user even under the unit's
+// UMask=0077, and no temporary file is left beside it.
+func TestWriteFileModeAndNoLeftovers(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	m := New("dev", nil)
+	for range 3 {
+		if err := m.WriteFile(dir, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != FileName {
+		t.Fatalf("directory holds %v, want only %s", entries, FileName)
+	}
+	fi, err := os.Stat(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
+	}
+}
+
+// A write that cannot complete leaves the previous file as it was: the
+// rename is the only step that touches it.
+func TestFailedWriteKeepsTheOldFile(t *testing.T) {
+	dir := t.TempDir()
+	m := New("dev", nil)
+	if err := m.WriteFile(dir, t0); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, FileName))
+	// a directory in the file's place makes the rename fail
+	blocked := t.TempDir()
+	if err := os.Mkdir(filepath.Join(blocked, FileName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(blocked, FileName, "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.TaskDone("x", ResultSuccess)
+	if err := m.WriteFile(blocked, t0); err == nil {
+		t.Fatal("writing over a non-empty directory succeeded")
+	}
+	if entries, _ := os.ReadDir(blocked); len(entries) != 1 {
+		t.Errorf("a failed write left %v behind", entries)
+	}
+	if err := m.WriteFile(filepath.Join(dir, "missing"), t0); err == nil {
+		t.Error("writing to a missing directory succeeded")
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, FileName)); string(after) != string(before) {
+		t.Error("a failed write changed the file")
+	}
+}
