@@ -52,4 +52,3 @@ func syncGrace(m lifecycle.Machine) time.Duration {
 	}
 	return iv * 3 / 2
 }
-
