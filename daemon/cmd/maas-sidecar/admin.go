@@ -56,4 +56,3 @@ func maasInfo(r maas.ProbeResult) admin.MAASInfo {
 	}
 	return info
 }
-
