@@ -178,7 +178,8 @@ func TestCredentialsFromStdinAndFiles(t *testing.T) {
 	if r := d.cli("", "site", "credentials", d.site, "--maas-key-file", d.file("bad", "ck:tk:wrong")); r.code != cli.ExitInvalid {
 		t.Errorf("refused key: exit %d, want %d", r.code, cli.ExitInvalid)
 	}
-	if r := d.cli("", "site", "probe", d.site); r.code != cli.ExitOK || !strings.Contains(r.stdout, "3.6.5") {
+	if r := d.cli("", "site", "probe", d.site); r.code != cli.ExitOK || !strings.Contains(r.stdout, "3.6.5") ||
+		!strings.Contains(r.stdout, "rack_controllers") || !strings.Contains(r.stdout, "maas-region-1 3.6.5 (tftp dead)") {
 		t.Errorf("probe: exit %d %s %s", r.code, r.stdout, r.stderr)
 	}
 	hook := d.file("hook", "whsec-0123456789abcdef\n")

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"net/http"
+	"sort"
 	"strings"
 )
 
@@ -75,18 +76,22 @@ func siteProbe(ctx context.Context, s *session, args []string) error {
 	var out struct {
 		Reachable  bool
 		TokenValid bool `json:"token_valid"`
-		MAAS       *struct{ Version, User string }
-		Problem    string
+		MAAS       *struct {
+			Version, User string
+			Racks         []probeRack `json:"rack_controllers"`
+		}
+		Problem string
 	}
 	raw, err := s.call(ctx, http.MethodPost, admin+"/maas-sites/"+pos[0]+"/probe", nil, &out, nil)
 	if err != nil {
 		return err
 	}
-	version := ""
+	version, racks := "", ""
 	if out.MAAS != nil {
-		version = out.MAAS.Version
+		version, racks = out.MAAS.Version, rackSummary(out.MAAS.Racks)
 	}
-	if err := s.kv(raw, "reachable", yesNo(out.Reachable), "token_valid", yesNo(out.TokenValid), "version", version, "problem", out.Problem); err != nil {
+	if err := s.kv(raw, "reachable", yesNo(out.Reachable), "token_valid", yesNo(out.TokenValid), "version", version,
+		"rack_controllers", racks, "problem", out.Problem); err != nil {
 		return err
 	}
 	if !out.Reachable || !out.TokenValid {
@@ -100,4 +105,32 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// probeRack is a rack controller in a probe's answer.
+type probeRack struct {
+	Hostname, Version string
+	Services          map[string]string
+}
+
+// rackSummary is "host version" per rack controller, with the services
+// that are not running ("off" is by design), e.g.
+// "rack1 3.6.5; rack2 3.6.4 (tftp dead)".
+func rackSummary(rs []probeRack) string {
+	parts := make([]string, 0, len(rs))
+	for _, r := range rs {
+		var bad []string
+		for name, st := range r.Services {
+			if st != "running" && st != "off" {
+				bad = append(bad, name+" "+st)
+			}
+		}
+		sort.Strings(bad)
+		p := r.Hostname + " " + r.Version
+		if len(bad) > 0 {
+			p += " (" + strings.Join(bad, ", ") + ")"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
 }

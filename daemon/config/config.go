@@ -38,6 +38,8 @@ type Config struct {
 	Vault Vault `yaml:"vault"`
 	// IPMI configures direct BMC access (the PXE discovery path).
 	IPMI IPMI `yaml:"ipmi"`
+	// Connectivity checks deployed hosts answer on their deploy address.
+	Connectivity Connectivity `yaml:"connectivity"`
 	// Events delivers the lifecycle events of the outbox.
 	Events Events `yaml:"events"`
 	// PollInterval is how often the change feed reads each site's MAAS
@@ -108,6 +110,7 @@ func Default() Config {
 		Agent:            Agent{Listen: ":5291", HTTP: defaultHTTP(8192)},
 		PollInterval:     10 * time.Second,
 		Events:           defaultEvents(),
+		Connectivity:     defaultConnectivity(),
 		Store:            defaultStore(),
 		IPMI:             IPMI{Providers: []string{"ipmitool"}, CipherSuite: "3", Timeout: 20 * time.Second},
 	}

@@ -46,6 +46,8 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"events url with password", func(c *Config) { c.Events.URL = "https://u:p@cp/events"; c.Events.SecretFile = "/s" }, "events.url", "must not carry credentials"},
 		{"events without secret", func(c *Config) { c.Events.URL = "https://cp/events" }, "events.secret_file", "required when events.url is set"},
 		{"events timeout", func(c *Config) { c.Events.Timeout = 0 }, "events.timeout", "events.timeout: 0s is not a positive"},
+		{"connectivity port", func(c *Config) { c.Connectivity.Port = 70000 }, "connectivity.port", "70000 is not a TCP port"},
+		{"connectivity timeout", func(c *Config) { c.Connectivity.Timeout = 0 }, "connectivity.timeout", "is not a positive"},
 		{"events retention", func(c *Config) { c.Events.Retention = -time.Hour }, "events.retention", "events.retention: -1h0m0s is negative"},
 		{"http package without digest", func(c *Config) { c.Agent.PackageURL = "http://mirror/a.deb" }, "agent.package_sha256", "required"},
 		{"bad digest", func(c *Config) { c.Agent.PackageURL, c.Agent.PackageSHA256 = "http://mirror/a.deb", "ABC" }, "agent.package_sha256", "64 lowercase hex"},
@@ -151,6 +153,8 @@ func TestParse(t *testing.T) {
 				c.Agent.Packages = map[string]AgentPackage{"amd64": {URL: "https://m/amd.deb"}, "arm64": {"http://m/arm.deb", digest}}
 			}},
 		{"events kept forever", "events:\n  retention: 0s\n", func(c *Config) { c.Events.Retention = 0 }},
+		{"connectivity check off", "connectivity:\n  port: 0\n  timeout: 2s\n",
+			func(c *Config) { c.Connectivity = Connectivity{Port: 0, Timeout: 2 * time.Second} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

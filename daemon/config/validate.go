@@ -44,6 +44,9 @@ func (c Config) Validate() error {
 	if err := c.Events.validate(); err != nil {
 		return err
 	}
+	if err := c.Connectivity.validate(); err != nil {
+		return err
+	}
 	if err := checkDaemonName(c.DaemonName); err != "" {
 		return invalid("daemon_name", "%q %s", c.DaemonName, err)
 	}

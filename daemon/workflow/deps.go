@@ -10,8 +10,8 @@ import (
 )
 
 // Deps are the ports the workflows use. All are required but Outbox (nil
-// records no lifecycle events), Metrics (nil counts nothing), Recheck and
-// Logger.
+// records no lifecycle events), Metrics (nil counts nothing), Reach (nil
+// checks no deployed host's reachability), Recheck and Logger.
 type Deps struct {
 	Store      Store
 	Connector  Connector
@@ -25,6 +25,10 @@ type Deps struct {
 	Outbox Outbox
 	// Metrics counts failed clean validations and GPU scrubs.
 	Metrics DecomMetrics
+	// Reach checks a deployed host answers on the address chosen by the
+	// site's deploy_ssh_iface (seed 001 §4.3); nil turns the check off
+	// (dev mode, whose simulated hosts listen on nothing).
+	Reach Reachability
 	// NewID returns a fresh id (injected randomness).
 	NewID func() (string, error)
 	// Recheck is how often a wait that no MAAS change announces (hardware
@@ -63,6 +67,11 @@ const (
 	varDiscoveryFrom = "discovery_started_at"
 	varPXECycled     = "pxe_cycled"
 	varRecoverStep   = "recover_step"
+	// varSyncAfter is the time a hardware-sync repair (a reseed, or
+	// enable_hw_sync turned back on) was made: only a last_sync after it
+	// shows MAAS observed a fresh cycle. varReseedAt is the last reseed.
+	varSyncAfter = "hw_sync_fresh_after"
+	varReseedAt  = "hw_sync_reseed_at"
 )
 
 // session is a stage's connection to its site's MAAS, made with the API

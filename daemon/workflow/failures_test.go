@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/daemon/netcheck"
 )
 
 // failure is one way an onboarding breaks and where seed 000 §7 and seed
@@ -66,22 +67,13 @@ var manualInterventionTriggers = []failure{
 		must(t, s.sim.FailNextDeployment(context.Background(), sid, 2))
 		return "c07u54", "10.0.9.5"
 	}, lifecycle.StageClassifyDeployFailure, lifecycle.FailDeployCloudInit, lifecycle.JobFailedManualIntervention, lifecycle.ActionRestartClean},
-	{"repeated hardware-sync failure", func(t *testing.T, s *site) (string, string) {
-		readyMachine(t, s, "c07u55", "10.0.9.6", maassim.HostSpec{})
-		// An operator aborts the deploy and redeploys from the MAAS CLI
-		// without hardware sync.
-		afterDeploy(s, func(sid string) {
-			c := s.client(t)
-			ctx := context.Background()
-			if _, err := c.Abort(ctx, sid, "operator"); err != nil {
-				t.Error(err)
-			}
-			if _, err := c.Deploy(ctx, sid, lifecycle.DeploySpec{DistroSeries: "ubuntu/noble"}); err != nil {
-				t.Error(err)
-			}
-		})
+	{"repeated post-deploy connectivity failure", func(t *testing.T, s *site) (string, string) {
+		ln, port := sshd(t)
+		ln.Close() // nothing answers on the deploy address
+		s.deps.Reach = netcheck.TCP{Port: port, Timeout: time.Second}
+		loopbackSSHIface(t, s, readyMachine(t, s, "c07u55", "10.0.9.6", maassim.HostSpec{}))
 		return "c07u55", "10.0.9.6"
-	}, lifecycle.StageEnsureHardwareSync, lifecycle.FailHardwareSync, lifecycle.JobFailedManualIntervention, lifecycle.ActionRetryStage},
+	}, lifecycle.StageEnsureHardwareSync, lifecycle.FailPostDeployConnectivity, lifecycle.JobFailedManualIntervention, lifecycle.ActionRetryStage},
 	{"observed MAAS state disagrees (released out of band)", func(t *testing.T, s *site) (string, string) {
 		readyMachine(t, s, "c07u56", "10.0.9.7", maassim.HostSpec{})
 		afterDeploy(s, func(sid string) { s.sim.ReleaseOutOfBand(context.Background(), sid) })

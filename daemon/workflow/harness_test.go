@@ -69,6 +69,8 @@ type siteOptions struct {
 	// store, when set, opens the site's store (default: a bbolt file in a
 	// temporary directory); the site closes it at the end of the test.
 	store func(testing.TB) lifecycle.Store
+	// maasVersion, when set, is the version the simulator reports.
+	maasVersion string
 }
 
 func newSite(t testing.TB) *site { return newSiteWith(t, siteOptions{}) }
@@ -81,7 +83,8 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	if o.pollInterval == 0 {
 		o.pollInterval = 20 * time.Millisecond
 	}
-	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: o.speed, Seed: 7, TickInterval: 5 * time.Millisecond})
+	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: o.speed, Seed: 7, TickInterval: 5 * time.Millisecond,
+		Version: o.maasVersion})
 	must(t, err)
 	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{},
 		hostsUp: map[string]*simhost.Host{}, outbox: newMemOutbox(), metrics: &memMetrics{}}

@@ -28,6 +28,23 @@ type Tokens interface {
 	MachineToken(ctx context.Context, systemID string) (*lifecycle.MachineToken, error)
 }
 
+// HWSyncSettings re-asserts MAAS's side of the hardware-sync invariant
+// (seed 001 §9.1 steps 1 and 2): the region's hardware_sync_interval
+// (forbidden for a non-admin key) and a machine's enable_hw_sync, which
+// MAAS lets an admin turn on in any status, Deployed included (invalid
+// when MAAS refuses it for a non-Linux deploy).
+type HWSyncSettings interface {
+	HardwareSyncInterval(ctx context.Context) (time.Duration, error)
+	SetHardwareSyncInterval(ctx context.Context, d time.Duration) error
+	EnableHWSync(ctx context.Context, systemID string) (lifecycle.Machine, error)
+}
+
+// Reachability checks that a deployed host answers (a TCP connect to its
+// SSH port): unavailable when nothing answers in time.
+type Reachability interface {
+	Reach(ctx context.Context, host string) error
+}
+
 // MAAS is everything a site's MAAS connection gives the workflows: the
 // union of the stage ports (daemon/maas's client satisfies it).
 type MAAS interface {
@@ -41,6 +58,7 @@ type MAAS interface {
 	Releaser
 	Events
 	Tokens
+	HWSyncSettings
 	PowerController
 	Remover
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // loadSiteConfig is the preflight (seed 001 §4.14): site active, MAAS
-// reachable, token valid, policy sane.
+// reachable, token valid, policy sane, and the MAAS version offering the
+// capabilities the policy needs (hardware sync: MAAS >= 3.4.0).
 func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	site, err := d.Store.GetSite(ctx, c.Run.SiteID)
 	if err != nil {
@@ -37,6 +38,11 @@ func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Out
 	}
 	c.Detail("maas_version", v.Version)
 	c.Detail("maas_user", user.Username)
+	if capability, msg, ok := v.MissingCapability(lifecycle.RequiredMaasCapabilities(c.Policy)); !ok {
+		c.Detail("missing_capability", capability.Name)
+		return runner.Outcome{}, runner.Classed(lifecycle.FailSiteCapabilityMissing,
+			lifecycle.Errorf(lifecycle.CodeConflict, "workflow", "%s", msg))
+	}
 	return runner.Done("MAAS " + v.Version + " reachable as " + user.Username), nil
 }
 

@@ -32,6 +32,16 @@ func TestPolicyTimeoutsLandInTheirClass(t *testing.T) {
 			s.host("10.0.9.30", maassim.HostSpec{})
 			s.enroll = func(maassim.Boot) {} // the host boots, its agent never calls
 		}, lifecycle.StageWaitForAgentEnrollment, lifecycle.FailAgentEnrollment, lifecycle.ActionResume, 31 * time.Minute},
+		{"hardware sync never shows after the repair", func(s *site) {
+			s.host("10.0.9.30", maassim.HostSpec{})
+			// Turned off while deploying: repaired and reseeded, but the
+			// host's timer never reports.
+			afterDeploy(s, func(sid string) {
+				if err := s.sim.SetHardwareSyncOutOfBand(context.Background(), sid, false, 900, time.Time{}); err != nil {
+					s.t.Error(err)
+				}
+			})
+		}, lifecycle.StageWaitForHardwareSync, lifecycle.FailHardwareSync, lifecycle.ActionRetryStage, 31 * time.Minute},
 		{"PXE never appears in MAAS", func(s *site) {
 			s.sim.SetOpFault("POST machines", maassim.OpFault{ErrorRate: 1, Status: 400})
 			s.deps.Power = inertPower{}

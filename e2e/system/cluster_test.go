@@ -88,6 +88,8 @@ agent:
   cert_hosts: [127.0.0.1]
   package_url: http://127.0.0.1:9/gpuaas-node-agent_0.1.0_amd64.deb
   package_sha256: %s
+connectivity:
+  port: 0
 vault:
   address: %s
   token_file: %s

@@ -29,7 +29,8 @@ type daemon struct {
 // API on loopback with the address cloud-init hands the agents, and
 // plain-http agent packages with their sha256, amd64 in the older keys and
 // arm64 in agent.packages (nothing downloads them: the simulated hosts
-// only lay out write_files).
+// only lay out write_files), and the connectivity check off (the
+// simulated hosts listen on nothing).
 func newDaemon(t *testing.T, v vault) *daemon {
 	t.Helper()
 	dir := t.TempDir()
@@ -48,6 +49,8 @@ agent:
   package_sha256: %s
   packages:
     arm64: {url: "http://127.0.0.1:9/gpuaas-node-agent_0.1.0_arm64.deb", sha256: %s}
+connectivity:
+  port: 0
 vault:
   address: %s
   token_file: %s

@@ -93,14 +93,26 @@ func TestProbe(t *testing.T) {
 	type result struct {
 		Reachable  bool
 		TokenValid bool `json:"token_valid"`
-		MAAS       *struct{ Version string }
+		MAAS       *struct {
+			Version string
+			Racks   []struct {
+				SystemID string `json:"system_id"`
+				Hostname string
+				Version  string
+				Services map[string]string
+			} `json:"rack_controllers"`
+		}
 	}
 	var got result
 	r := e.do(operatorRole, http.MethodPost, sitePath(id, "probe"), nil)
 	expect(t, r, http.StatusOK, "")
 	r.decode(t, &got)
 	if !got.Reachable || !got.TokenValid || got.MAAS == nil || got.MAAS.Version != "3.6.5" {
-		t.Errorf("probe = %+v", got)
+		t.Fatalf("probe = %+v", got)
+	}
+	if rs := got.MAAS.Racks; len(rs) != 1 || rs[0].SystemID == "" || rs[0].Hostname == "" || rs[0].Version != "3.6.5" ||
+		rs[0].Services["rackd"] != "running" {
+		t.Errorf("probe's rack controllers = %+v", rs)
 	}
 	tok, _, _ := lifecycle.SiteVaultPaths(id)
 	e.secrets.data[tok] = map[string]string{"token": "simconsumer:simtoken:rotated-wrong"}

@@ -51,10 +51,24 @@ type MAASInfo struct {
 	Subversion   string   `json:"subversion,omitempty"`
 	Capabilities []string `json:"capabilities,omitempty"`
 	User         string   `json:"user"`
+	// RackControllers are the region's rack controllers (rackcontrollers/);
+	// RackProblem says why they could not be read.
+	RackControllers []RackController `json:"rack_controllers,omitempty"`
+	RackProblem     string           `json:"-"`
 }
 
-// Prober checks a MAAS region with an API key: it reads version/ and then
-// the key's user. Errors: unavailable when MAAS cannot be reached,
+// RackController is one MAAS rack controller as a probe shows it: its
+// MAAS version and the state of each service (running, degraded, dead,
+// off, unknown).
+type RackController struct {
+	SystemID string            `json:"system_id"`
+	Hostname string            `json:"hostname"`
+	Version  string            `json:"version"`
+	Services map[string]string `json:"services"`
+}
+
+// Prober checks a MAAS region with an API key: it reads version/, the
+// key's user, then the rack controllers. Errors: unavailable when MAAS cannot be reached,
 // unauthorized or forbidden when the key is refused.
 type Prober interface {
 	Probe(ctx context.Context, baseURL, apiKey string) (MAASInfo, error)

@@ -192,8 +192,14 @@ func (f *fakeSecrets) Read(_ context.Context, path string) (map[string]string, e
 type simProber struct{}
 
 func (simProber) Probe(ctx context.Context, baseURL, key string) (admin.MAASInfo, error) {
-	v, u, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: lifecycle.Secret(key), ReadRetries: -1})
-	return admin.MAASInfo{Version: v.Version, Subversion: v.Subversion, Capabilities: v.Capabilities, User: u.Username}, err
+	r, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: lifecycle.Secret(key), ReadRetries: -1})
+	info := admin.MAASInfo{Version: r.Version.Version, Subversion: r.Version.Subversion, Capabilities: r.Version.Capabilities,
+		User: r.User.Username}
+	for _, rc := range r.Racks {
+		info.RackControllers = append(info.RackControllers, admin.RackController{SystemID: rc.SystemID, Hostname: rc.Hostname,
+			Version: rc.Version, Services: rc.Services})
+	}
+	return info, err
 }
 
 type syncBuffer struct {

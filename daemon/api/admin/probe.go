@@ -40,6 +40,9 @@ func (a *API) probeSite(r *http.Request, c *call) (int, any, error) {
 	switch lifecycle.ErrorCode(err) {
 	case "":
 		res.Reachable, res.TokenValid, res.MAAS = true, true, &info
+		if info.RackProblem != "" {
+			res.Warnings = append(res.Warnings, "rack controllers unreadable: "+info.RackProblem)
+		}
 	case lifecycle.CodeUnauthorized, lifecycle.CodeForbidden:
 		res.Reachable, res.Problem = true, "MAAS refused the stored API key"
 	case lifecycle.CodeUnavailable:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/netcheck"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 	"github.com/gpuaas/maas-sidecar/ipmi"
@@ -50,7 +51,17 @@ type adapterMetrics struct {
 	bmc   *ipmi.Metrics
 }
 
-// productionAdapters are Vault (when configured) and bmclib.
+// reachability is the TCP check of deployed hosts on connectivity.port;
+// port 0 turns it off.
+func reachability(c config.Connectivity) workflow.Reachability {
+	if c.Port == 0 {
+		return nil
+	}
+	return netcheck.TCP{Port: c.Port, Timeout: c.Timeout}
+}
+
+// productionAdapters are Vault (when configured), bmclib and the TCP
+// reachability check.
 func productionAdapters(cfg config.Config, m adapterMetrics, log *slog.Logger) (adapters, error) {
 	sec, vault, err := openSecrets(cfg, m.vault, log)
 	if err != nil {
@@ -60,7 +71,7 @@ func productionAdapters(cfg config.Config, m adapterMetrics, log *slog.Logger) (
 	if err != nil {
 		return adapters{}, err
 	}
-	ad := adapters{secrets: sec, power: power}
+	ad := adapters{secrets: sec, power: power, reach: reachability(cfg.Connectivity)}
 	if vault != nil {
 		ad.writer = vault
 		ad.runs = append(ad.runs, vault.Run)

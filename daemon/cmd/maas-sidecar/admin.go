@@ -35,10 +35,24 @@ type maasProber struct{ log *slog.Logger }
 
 var _ admin.Prober = maasProber{}
 
-// Probe reads version/ and the key's user, without retries: an operator
+// Probe reads version/, the key's user and the rack controllers, without retries: an operator
 // is waiting for the answer.
 func (p maasProber) Probe(ctx context.Context, baseURL, apiKey string) (admin.MAASInfo, error) {
-	v, u, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: lifecycle.Secret(apiKey), ReadRetries: -1,
+	r, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: lifecycle.Secret(apiKey), ReadRetries: -1,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second}, Logger: p.log.With("component", "maas")})
-	return admin.MAASInfo{Version: v.Version, Subversion: v.Subversion, Capabilities: v.Capabilities, User: u.Username}, err
+	return maasInfo(r), err
+}
+
+// maasInfo is a probe's answer for the admin API.
+func maasInfo(r maas.ProbeResult) admin.MAASInfo {
+	info := admin.MAASInfo{Version: r.Version.Version, Subversion: r.Version.Subversion, Capabilities: r.Version.Capabilities,
+		User: r.User.Username}
+	for _, rc := range r.Racks {
+		info.RackControllers = append(info.RackControllers, admin.RackController{SystemID: rc.SystemID, Hostname: rc.Hostname,
+			Version: rc.Version, Services: rc.Services})
+	}
+	if r.RacksErr != nil {
+		info.RackProblem = string(lifecycle.ErrorCode(r.RacksErr))
+	}
+	return info
 }

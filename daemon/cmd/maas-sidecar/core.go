@@ -43,6 +43,8 @@ type adapters struct {
 	secrets secrets.Backend
 	writer  admin.Secrets // nil: credential writes answer 503
 	power   workflow.Power
+	// reach checks deployed hosts answer (nil: the check is off).
+	reach   workflow.Reachability
 	rackURL string // "" derives it from the site's MAAS URL
 	runs    []func(context.Context) error
 }
@@ -59,7 +61,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	c := &core{secrets: ad.writer, pki: p}
 	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg),
 		UserAgent: userAgent(cfg)}
-	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power,
+	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power, Reach: ad.reach,
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }, Logger: log}
 	deps.Outbox = outboxOf(st, log)

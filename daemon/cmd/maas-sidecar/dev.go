@@ -13,7 +13,9 @@ import (
 )
 
 // devAdapters builds and seeds the simulated site and gives the core its
-// ports; the site runs as one of the adapters' loops.
+// ports; the site runs as one of the adapters' loops. The simulated hosts
+// listen on nothing, so the connectivity check is off (reach nil): the
+// runs' details say "not checked".
 func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *slog.Logger) (*devmode.Site, adapters, error) {
 	site, err := devmode.New(devmode.Options{StateDir: cfg.StateDir, Logger: log})
 	if err != nil {

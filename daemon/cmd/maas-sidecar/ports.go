@@ -7,6 +7,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
+	"github.com/gpuaas/maas-sidecar/daemon/netcheck"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
@@ -17,17 +18,18 @@ import (
 
 // The adapters satisfy the ports the core declares where it uses them.
 var (
-	_ workflow.MAAS       = (*maas.Client)(nil)
-	_ feed.MAAS           = (*maas.Client)(nil)
-	_ reconcile.Cleaner   = maas.Sites{}
-	_ workflow.Secrets    = (*secrets.Store)(nil)
-	_ feed.Secrets        = (*secrets.Store)(nil)
-	_ maas.Keys           = (*secrets.Store)(nil)
-	_ workflow.Power      = ipmi.PXE{}
-	_ workflow.Power      = noPower{}
-	_ workflow.Bootstrap  = cloudinit.Bootstrap{}
-	_ workflow.Enrollment = pki.Enrollment{}
-	_ secrets.Backend     = noVault{}
+	_ workflow.MAAS         = (*maas.Client)(nil)
+	_ feed.MAAS             = (*maas.Client)(nil)
+	_ reconcile.Cleaner     = maas.Sites{}
+	_ workflow.Secrets      = (*secrets.Store)(nil)
+	_ feed.Secrets          = (*secrets.Store)(nil)
+	_ maas.Keys             = (*secrets.Store)(nil)
+	_ workflow.Reachability = netcheck.TCP{}
+	_ workflow.Power        = ipmi.PXE{}
+	_ workflow.Power        = noPower{}
+	_ workflow.Bootstrap    = cloudinit.Bootstrap{}
+	_ workflow.Enrollment   = pki.Enrollment{}
+	_ secrets.Backend       = noVault{}
 )
 
 // workflowMaas opens a site's MAAS for the workflows, which read the API

@@ -32,8 +32,9 @@ func (s *Sim) machineResource(sid string) *resource {
 
 func (s *Sim) readMachine(_ *call, m *machine) (any, *apiError) { return s.renderMachine(m), nil }
 
-// updateMachine is PUT machines/{id}/: hostname, description, power_type,
-// power_parameters_* (merged into the current ones).
+// updateMachine is PUT machines/{id}/ (AdminMachineForm, in any status):
+// hostname, description, enable_hw_sync, power_type, power_parameters_*
+// (merged into the current ones).
 func (s *Sim) updateMachine(c *call, m *machine) (any, *apiError) {
 	if hn, ok := c.params["hostname"]; ok && len(hn) > 0 && hn[0] != m.hostname {
 		if hn[0] == "" || s.hostnameTaken(hn[0]) {
@@ -49,6 +50,9 @@ func (s *Sim) updateMachine(c *call, m *machine) (any, *apiError) {
 			return nil, invalid("power_type", "Select a valid choice. %s is not one of the available choices.", pt)
 		}
 		m.powerType = pt
+	}
+	if aerr := s.updateHWSync(c, m); aerr != nil {
+		return nil, aerr
 	}
 	pp := powerParams(c)
 	if addr := pp["power_address"]; addr != "" && (m.host == nil || addr != m.host.spec.PowerAddress) {

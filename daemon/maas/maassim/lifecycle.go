@@ -51,7 +51,7 @@ func (s *Sim) startDeployment(m *machine, d deployParams) ([]powerIntent, *apiEr
 	m.osystem, m.distro, m.userData = d.osystem, d.series, d.userData
 	m.enableHWSync = d.hwSync
 	if m.enableHWSync && m.syncInterval == 0 {
-		m.syncInterval = s.opts.SyncInterval
+		m.syncInterval = s.configSyncInterval()
 	}
 	m.errorDescription = ""
 	s.assignAutoIPs(m)

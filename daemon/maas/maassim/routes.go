@@ -16,6 +16,10 @@ func (s *Sim) route(segs []string) *resource {
 		return &resource{"version", map[string]handlerFunc{"GET ": s.getVersion}}
 	case len(segs) == 1 && segs[0] == "users":
 		return &resource{"users", map[string]handlerFunc{"GET whoami": s.whoami}}
+	case len(segs) == 1 && segs[0] == "maas":
+		return s.maasResource()
+	case len(segs) == 1 && segs[0] == "rackcontrollers":
+		return &resource{"rackcontrollers", map[string]handlerFunc{"GET ": s.listRackControllers}}
 	case len(segs) == 1 && segs[0] == "machines":
 		return s.machinesResource()
 	case len(segs) == 2 && segs[0] == "machines":

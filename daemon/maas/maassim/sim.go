@@ -29,6 +29,7 @@ type Sim struct {
 	boots    sync.WaitGroup // running OnBoot hooks
 	stopped  bool           // Run has ended: no more boots
 	hook     *emitter
+	config   map[string]string // MAAS config items (maas/?op=get_config)
 }
 
 // New builds a simulator from opts.
@@ -45,6 +46,7 @@ func New(opts Options) (*Sim, error) {
 		hosts:    map[string]*host{},
 		nonces:   map[string]time.Time{},
 		faults:   newFaults(),
+		config:   defaultConfig(o.SyncInterval),
 	}
 	s.hook = newEmitter(o.Logger, o.Rand.Uint64())
 	s.addDefaultNetwork()
