@@ -57,8 +57,9 @@ func loopbackSSHIface(t *testing.T, s *site, sid string) {
 	must(t, err)
 }
 
-// detail is the last value a run's events recorded for key.
-func (s *site) detail(id, key string) string {
+// lastDetail is the last value a run's events (any stage) or its error
+// details recorded for key.
+func (s *site) lastDetail(id, key string) string {
 	evs, err := s.store.ListRunEvents(context.Background(), id, 0, 0)
 	must(s.t, err)
 	v := ""
@@ -86,9 +87,9 @@ func TestConnectivityOnTheDeploySSHIface(t *testing.T) {
 		}
 		n, err := s.store.GetNode(context.Background(), r.NodeID)
 		must(t, err)
-		if n.Host != "127.0.0.1" || s.detail(r.ID, "connectivity") != "reachable" ||
-			!strings.HasPrefix(s.detail(r.ID, "deploy_address_source"), "deploy_ssh_iface ") {
-			t.Fatalf("host %q, connectivity %q, source %q", n.Host, s.detail(r.ID, "connectivity"), s.detail(r.ID, "deploy_address_source"))
+		if n.Host != "127.0.0.1" || s.lastDetail(r.ID, "connectivity") != "reachable" ||
+			!strings.HasPrefix(s.lastDetail(r.ID, "deploy_address_source"), "deploy_ssh_iface ") {
+			t.Fatalf("host %q, connectivity %q, source %q", n.Host, s.lastDetail(r.ID, "connectivity"), s.lastDetail(r.ID, "deploy_address_source"))
 		}
 	})
 	t.Run("unreachable", func(t *testing.T) {
@@ -123,7 +124,7 @@ func TestConnectivityOnTheDeploySSHIface(t *testing.T) {
 			t.Fatalf("%s: %s", r.Status, r.ErrorMessage)
 		}
 		n, _ := s.store.GetNode(context.Background(), r.NodeID)
-		if src := s.detail(r.ID, "deploy_address_source"); !strings.HasPrefix(src, "first MAAS IP") || !strings.HasPrefix(n.Host, "10.16.") {
+		if src := s.lastDetail(r.ID, "deploy_address_source"); !strings.HasPrefix(src, "first MAAS IP") || !strings.HasPrefix(n.Host, "10.16.") {
 			t.Fatalf("source %q, host %q", src, n.Host)
 		}
 	})
@@ -200,7 +201,7 @@ func TestHWSyncTurnedOffOutOfBandIsRepaired(t *testing.T) {
 	if !m.HWSyncEnabled || m.SyncInterval != 15*time.Minute {
 		t.Fatalf("enable_hw_sync %v, sync_interval %v after the repair", m.HWSyncEnabled, m.SyncInterval)
 	}
-	if got := s.detail(id, "enable_hw_sync"); got != "was off in MAAS; turned back on" {
+	if got := s.lastDetail(id, "enable_hw_sync"); got != "was off in MAAS; turned back on" {
 		t.Fatalf("details: enable_hw_sync %q", got)
 	}
 	signalSync(t, s, sid)
