@@ -206,6 +206,11 @@ type EnrollmentStore interface {
 	// another key, forbidden for another node. A repeat by the same key
 	// before expiry succeeds: the agent retrying after a lost answer.
 	ConsumeEnrollmentToken(ctx context.Context, hash, nodeID, keyID string) (EnrollmentToken, error)
+	// ConsumeBootstrapTicket marks the bootstrap ticket (a token of
+	// purpose TokenBootstrap) used, once: not_found for an unknown hash
+	// or one that is not a ticket, conflict when it expired (superseded
+	// by a newer token of its node included) or was used already.
+	ConsumeBootstrapTicket(ctx context.Context, hash string) (EnrollmentToken, error)
 	// TouchNodeContact records that the node's agent was heard from now.
 	TouchNodeContact(ctx context.Context, nodeID string) error
 }

@@ -91,4 +91,6 @@ type EnrollmentToken struct {
 	UsedAt    *time.Time `json:"used_at,omitempty"`
 	UsedBy    string     `json:"used_by,omitempty"` // digest of the enrolling key
 	CreatedAt time.Time  `json:"created_at"`
+	// Purpose is TokenEnroll, or TokenBootstrap for a bootstrap ticket.
+	Purpose TokenPurpose `json:"purpose,omitempty"`
 }

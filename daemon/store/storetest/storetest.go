@@ -43,6 +43,7 @@ func groups() []group {
 		{"EventWriters", testEventWriters},
 		{"Audit", testAudit}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
+		{"BootstrapTickets", testBootstrapTickets},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},
 		{"MaasState", testMaasState}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
 		{"Outbox", testOutbox}, {"OutboxPrune", testOutboxPrune},
