@@ -85,6 +85,10 @@ type Store interface {
 	// GetTask reads an agent task and its result (the decommission's
 	// waits on the agent).
 	GetTask(ctx context.Context, id string) (lifecycle.AgentTask, error)
+	// GetSitePolicy and ConsumeBootstrapTicket serve a manual host's
+	// fetch of its bootstrap script.
+	GetSitePolicy(ctx context.Context, siteID string) (lifecycle.SitePolicy, error)
+	ConsumeBootstrapTicket(ctx context.Context, hash string) (lifecycle.EnrollmentToken, error)
 }
 
 // Tasks queues agent tasks (idempotently per node and type) and wakes the
