@@ -18,7 +18,9 @@ func (tickets) IssueBootstrapTicket(_ context.Context, _ lifecycle.EnrollmentSto
 	return "ticket-" + node, exp, nil
 }
 
-func (tickets) CABundlePEM() []byte { return []byte("-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n") }
+func (tickets) CABundlePEM() []byte {
+	return []byte("-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n")
+}
 
 // TestNodeCreateAndBootstrap: node create prints the node, its
 // onboarding, the expiry and the command once; --ttl sets the ticket's

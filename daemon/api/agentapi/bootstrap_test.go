@@ -55,7 +55,7 @@ func TestBootstrapRoute(t *testing.T) {
 	base := e.URL + "/internal/v1/bootstrap/"
 	for _, tc := range []struct {
 		path, ctype, body string
-		status          int
+		status            int
 	}{
 		{"tkt", "text/x-shellscript; charset=utf-8", "script shell", 200},
 		{"tkt?mode=shell", "text/x-shellscript; charset=utf-8", "script shell", 200},
