@@ -12,6 +12,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/devmode/simhost"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
+	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
 // manual creates a node in bootstrap_issued with a manual onboarding run
@@ -94,5 +95,13 @@ func TestManualScriptNeverRun(t *testing.T) {
 		if !strings.Contains(r.ErrorMessage, want) {
 			t.Errorf("error message %q lacks %q", r.ErrorMessage, want)
 		}
+	}
+	// Resuming (what a new bootstrap ticket does) waits a fresh window.
+	_, err := s.runner.Act(context.Background(), runner.ActionRequest{RunID: id, Action: lifecycle.ActionResume,
+		Actor: "op", Role: "operator", Reason: "new script"})
+	must(t, err)
+	s.parkedAt(id, lifecycle.StageWaitForAgentEnrollment, 2, true)
+	if r := s.run(id); !r.WaitUntil.After(fc.Now().Add(29 * time.Minute)) {
+		t.Errorf("resumed wait ends %v, want a fresh 30m window from %v", r.WaitUntil, fc.Now())
 	}
 }
