@@ -48,7 +48,8 @@ func startDaemon(t *testing.T) *daemon {
 	<-run.Ready()
 	d.vault = &vault{data: map[string]map[string]string{}}
 	srv := httptest.NewServer(openapitest.Handler(t, admin.New(admin.Config{Store: st, Runner: run, Secrets: d.vault, Prober: prober{},
-		Enrollment: enrollment{}, Reconciliation: resyncer{}}).Handler()))
+		Enrollment: enrollment{}, Reconciliation: resyncer{}, Bootstrap: tickets{},
+		AgentURL: "https://region.example:5291"}).Handler()))
 	t.Cleanup(func() { srv.Close(); cancel(); <-done; st.Close() })
 	d.addr = srv.URL
 	_, err = admintoken.Ensure(context.Background(), st, admintoken.Options{Dir: d.state})

@@ -71,6 +71,9 @@ type Run struct {
 	ID   string           `json:"id"`
 	Kind RunKind          `json:"kind"`
 	Mode DecommissionMode `json:"mode,omitempty"`
+	// OnboardingMode is OnboardManual for a host MAAS does not deploy;
+	// empty (MAAS) otherwise and for decommissions.
+	OnboardingMode OnboardingMode `json:"onboarding_mode,omitempty"`
 	// Erase, StorageCleanup and Reason are a decommission's request
 	// (seed 001 §5.1); empty for onboardings.
 	Erase          EraseMode      `json:"erase,omitempty"`

@@ -227,6 +227,11 @@ type EnrollmentStore interface {
 	// the cause when no grant is open). The same next again is answered
 	// with the stored successor.
 	RenewEnrollmentToken(ctx context.Context, hash, nodeID string, next EnrollmentToken) (EnrollmentToken, error)
+	// ConsumeBootstrapTicket marks the bootstrap ticket (a token of
+	// purpose TokenBootstrap) used, once: not_found for an unknown hash
+	// or one that is not a ticket, conflict when it expired (superseded
+	// by a newer token of its node included) or was used already.
+	ConsumeBootstrapTicket(ctx context.Context, hash string) (EnrollmentToken, error)
 	// TouchNodeContact records that the node's agent was heard from now.
 	TouchNodeContact(ctx context.Context, nodeID string) error
 }

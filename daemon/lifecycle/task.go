@@ -99,6 +99,8 @@ type EnrollmentToken struct {
 	// RenewedTo is the hash of the token that replaced this one (which is
 	// spent then): a retried renewal for the same successor is answered again.
 	RenewedTo string `json:"renewed_to,omitempty"`
+	// Purpose is TokenEnroll, or TokenBootstrap for a bootstrap ticket.
+	Purpose TokenPurpose `json:"purpose,omitempty"`
 }
 
 // Enrollment refusals the agent API tells apart, as causes of conflict

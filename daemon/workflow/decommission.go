@@ -8,11 +8,14 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
-// Defs picks the workflow of a run: onboarding, or the decommission of
-// the run's mode. It is the runner's Options.Defs.
+// Defs picks the workflow of a run: onboarding (through MAAS, or manual),
+// or the decommission of the run's mode. It is the runner's Options.Defs.
 func (d Deps) Defs(r lifecycle.Run) (*runner.Def, error) {
 	switch r.Kind {
 	case lifecycle.RunOnboarding:
+		if r.OnboardingMode == lifecycle.OnboardManual {
+			return d.ManualOnboarding(), nil
+		}
 		return d.Onboarding(), nil
 	case lifecycle.RunDecommission:
 		return d.Decommission(r.Mode)

@@ -11,13 +11,16 @@ import (
 
 // Deps are the ports the workflows use. All are required but Outbox (nil
 // records no lifecycle events), Metrics (nil counts nothing), Reach (nil
-// checks no deployed host's reachability), Recheck and Logger.
+// checks no deployed host's reachability), Recheck, Logger, and Scripts
+// (needed only to answer BootstrapScript).
 type Deps struct {
-	Store      Store
-	Connector  Connector
-	Secrets    Secrets
-	Power      Power
-	Bootstrap  Bootstrap
+	Store     Store
+	Connector Connector
+	Secrets   Secrets
+	Power     Power
+	Bootstrap Bootstrap
+	// Scripts renders manual hosts' bootstrap scripts (BootstrapScript).
+	Scripts    Scripts
 	Enrollment Enrollment
 	Tasks      Tasks
 	// Outbox records the lifecycle events of decommissions for the

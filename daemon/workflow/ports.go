@@ -108,6 +108,10 @@ type Store interface {
 	// wait renew an expired token (lifecycle.EnrollmentStore).
 	NodeEnrollmentToken(ctx context.Context, nodeID string) (lifecycle.EnrollmentToken, error)
 	GrantEnrollmentRenewal(ctx context.Context, nodeID string, until time.Time) (lifecycle.EnrollmentToken, error)
+	// GetSitePolicy and ConsumeBootstrapTicket serve a manual host's
+	// fetch of its bootstrap script.
+	GetSitePolicy(ctx context.Context, siteID string) (lifecycle.SitePolicy, error)
+	ConsumeBootstrapTicket(ctx context.Context, hash string) (lifecycle.EnrollmentToken, error)
 }
 
 // Tasks queues agent tasks (idempotently per node and type) and wakes the

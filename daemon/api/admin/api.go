@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,21 +23,24 @@ type API struct {
 	recon   Reconciliation
 	hooks   Webhooks
 	enroll  Enrollment
-	cluster Cluster
-	log     *slog.Logger
-	now     func() time.Time
-	rand    io.Reader
-	probeTO time.Duration
-	snap    Backup
-	snapExt string
+	boot    Bootstrap
+	// agentURL is where manual hosts fetch their bootstrap scripts.
+	agentURL string
+	cluster  Cluster
+	log      *slog.Logger
+	now      func() time.Time
+	rand     io.Reader
+	probeTO  time.Duration
+	snap     Backup
+	snapExt  string
 }
 
 // New returns the admin API over c's dependencies.
 func New(c Config) *API {
 	c = c.withDefaults()
 	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
-		cluster: c.Cluster,
-		log:     c.Logger.With("component", "admin_api"), now: c.Now,
+		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
+		log: c.Logger.With("component", "admin_api"), now: c.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt}
 }
 

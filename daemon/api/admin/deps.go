@@ -21,6 +21,7 @@ type Store interface {
 	lifecycle.MaasStateStore
 	lifecycle.EnrollmentStore
 	UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (lifecycle.Node, error)
+	CreateNode(ctx context.Context, n lifecycle.Node) error
 	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
 	ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error)
 	TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (lifecycle.Node, error)
@@ -102,6 +103,10 @@ type Config struct {
 	Webhooks       Webhooks
 	// Enrollment issues agent enrollment tokens (503 while nil).
 	Enrollment Enrollment
+	// Bootstrap issues manual hosts' bootstrap tickets (503 while nil);
+	// AgentURL is the agent API's URL that the hosts fetch them from.
+	Bootstrap Bootstrap
+	AgentURL  string
 	// Cluster describes the store's cluster; nil is a bolt store.
 	Cluster Cluster
 	Logger  *slog.Logger
@@ -151,6 +156,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Enrollment == nil {
 		c.Enrollment = noEnrollment{}
+	}
+	if c.Bootstrap == nil {
+		c.Bootstrap = noBootstrap{}
 	}
 	return c
 }

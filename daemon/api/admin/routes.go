@@ -39,6 +39,8 @@ func (a *API) routes() []route {
 		{http.MethodGet, Prefix + "/onboardings", viewer, a.listOnboardings},
 		{http.MethodGet, Prefix + "/onboardings/{id}", viewer, a.getOnboarding},
 		{http.MethodGet, Prefix + "/nodes", viewer, a.listNodes},
+		{http.MethodPost, Prefix + "/nodes", operator, a.createNode},
+		{http.MethodPost, Prefix + "/nodes/{id}/bootstrap", operator, a.reissueBootstrap},
 		{http.MethodGet, Prefix + "/nodes/{id}", viewer, a.getNode},
 		{http.MethodPost, Prefix + "/nodes/{id}/activate", operator, a.activateNode},
 		{http.MethodPost, Prefix + "/nodes/{id}/revoke-certificate", operator, a.revokeCertificate},

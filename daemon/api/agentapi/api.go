@@ -29,14 +29,14 @@ func New(cfg Config) *API {
 // Queue{Store, Notifier} so polls wake at once.
 func (a *API) Notifier() *Notifier { return a.cfg.Notifier }
 
-// Handler returns the router. Every route but enroll and its token
-// renewal needs a client
-// certificate whose node identity matches {id}.
+// Handler returns the router. Every route but enroll, its token renewal
+// and bootstrap needs a client certificate whose node identity matches {id}.
 func (a *API) Handler() http.Handler {
 	r := mux.NewRouter()
 	r.Use(a.logRequests)
 	r.HandleFunc(wire.RouteEnroll, a.enroll).Methods(http.MethodPost)
 	r.HandleFunc(wire.RouteRenewToken, a.renewToken).Methods(http.MethodPost)
+	r.HandleFunc(RouteBootstrap, a.bootstrap).Methods(http.MethodGet)
 	r.HandleFunc(wire.RouteWait, a.requireNode(a.wait)).Methods(http.MethodGet)
 	r.HandleFunc(wire.RouteResult, a.requireNode(a.result)).Methods(http.MethodPost)
 	r.HandleFunc(wire.RouteRenew, a.requireNode(a.renew)).Methods(http.MethodPost)

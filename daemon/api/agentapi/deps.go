@@ -52,6 +52,9 @@ type Config struct {
 	Notifier *Notifier
 	// OnEnrolled runs after each enrollment (ActivateOnEnroll if nil).
 	OnEnrolled EnrollHook
+	// Bootstrap answers manual hosts' fetches of their bootstrap scripts
+	// (RouteBootstrap answers 503 while nil).
+	Bootstrap BootstrapScripts
 	// Resolve, when set, turns a stored task payload into the one sent:
 	// payloads that need secrets (the machine's MAAS credentials for
 	// node.hw_sync_reseed) are stored without them and completed here, at

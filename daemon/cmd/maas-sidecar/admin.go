@@ -17,7 +17,8 @@ import (
 // the store the cluster status.
 func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	cfg := admin.Config{Store: st, Runner: c.runner, Prober: maasProber{log: log}, Logger: log,
-		Reconciliation: c.feed, Webhooks: c.feed, Enrollment: c.pki, Cluster: st.cluster}
+		Reconciliation: c.feed, Webhooks: c.feed, Enrollment: c.pki, Cluster: st.cluster,
+		Bootstrap: c.pki, AgentURL: c.agents.url}
 	if c.secrets != nil {
 		cfg.Secrets = c.secrets
 	}

@@ -25,7 +25,7 @@ type agentListener struct {
 
 // startAgents opens the internal CA and binds the agent API listener.
 func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentapi.EnrollHook,
-	resolve agentapi.PayloadResolver, m *agentapi.Metrics, log *slog.Logger) (*agentListener, error) {
+	resolve agentapi.PayloadResolver, scripts agentapi.BootstrapScripts, m *agentapi.Metrics, log *slog.Logger) (*agentListener, error) {
 	ln, err := net.Listen("tcp", cfg.Agent.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("agent.listen: %w", err)
@@ -46,7 +46,7 @@ func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentap
 		ln.Close()
 		return nil, err
 	}
-	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve,
+	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve, Bootstrap: scripts,
 		WriteTimeout: cfg.Agent.HTTP.WriteTimeout, Metrics: m, Logger: log.With("component", "agentapi")})
 	srv := &agentapi.Server{Listener: ln, Handler: api.Handler(), TLS: tc, ShutdownTimeout: cfg.ShutdownTimeout,
 		Limits: limits(cfg.Agent.HTTP), Logger: log.With("component", "agentapi")}

@@ -70,11 +70,15 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(lifecycle.NodeKey(n.ID)); return nil }
 	// A task result wakes the run waiting on the node's agent.
 	woken := wakeOnResult{Store: st, wake: func(k string) { c.runner.Wake(k) }}
-	if c.agents, err = startAgents(cfg, woken, p, hook, resolver.Resolve, agentapi.NewMetrics(reg), log); err != nil {
+	// Manual hosts fetch their bootstrap scripts through the agent API,
+	// with deps complete by the time it serves.
+	scripts := depsScripts{&deps}
+	if c.agents, err = startAgents(cfg, woken, p, hook, resolver.Resolve, scripts, agentapi.NewMetrics(reg), log); err != nil {
 		return nil, err
 	}
-	deps.Bootstrap = cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackages: agentPackages(cfg.Agent),
+	boot := cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackages: agentPackages(cfg.Agent),
 		CABundlePEM: string(p.CABundlePEM()), SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL}
+	deps.Bootstrap, deps.Scripts = boot, boot
 	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
 	leases, held := metrics.NewLeases(reg), &heldSites{}
 	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: cfg.Holder(os.Hostname), LeaseTTL: cfg.Store.LeaseTTL,
@@ -97,6 +101,15 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	held.changed = c.feed.Refollow
 	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
 	return c, nil
+}
+
+// depsScripts answers the agent API's bootstrap fetches with the
+// workflows' dependencies, which buildCore completes after the agent
+// listener is bound (the scripts name its URL).
+type depsScripts struct{ deps *workflow.Deps }
+
+func (s depsScripts) BootstrapScript(ctx context.Context, hash string, m lifecycle.ScriptMode) ([]byte, error) {
+	return s.deps.BootstrapScript(ctx, hash, m)
 }
 
 // scanInterval is how often the runner looks in the store for what other

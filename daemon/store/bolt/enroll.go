@@ -87,3 +87,23 @@ func (s *Store) TouchNodeContact(ctx context.Context, nodeID string) error {
 		return put(tx.Bucket(bNodes), []byte(nodeID), n)
 	})
 }
+
+// ConsumeBootstrapTicket implements lifecycle.EnrollmentStore.
+func (s *Store) ConsumeBootstrapTicket(ctx context.Context, hash string) (t lifecycle.EnrollmentToken, err error) {
+	const op = "store.ConsumeBootstrapTicket"
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bEnroll)
+		ok, err := get(b, hash, &t)
+		if err != nil {
+			return err
+		}
+		if t, err = rules.ConsumeTicket(op, t, ok, s.now()); err != nil {
+			return err
+		}
+		return put(b, []byte(hash), t)
+	})
+	if err != nil {
+		return lifecycle.EnrollmentToken{}, err
+	}
+	return t, nil
+}

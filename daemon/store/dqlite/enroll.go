@@ -100,3 +100,22 @@ func saveEnroll(tx *sql.Tx, t lifecycle.EnrollmentToken, create bool) error {
 	_, err = tx.Exec(q, t.Hash, t.NodeID, data)
 	return err
 }
+
+// ConsumeBootstrapTicket implements lifecycle.EnrollmentStore.
+func (s *Store) ConsumeBootstrapTicket(ctx context.Context, hash string) (t lifecycle.EnrollmentToken, err error) {
+	const op = "store.ConsumeBootstrapTicket"
+	err = s.update(ctx, op, func(tx *sql.Tx) error {
+		ok, err := get(tx, &t, `SELECT data FROM enrollment_tokens WHERE hash = ?`, hash)
+		if err != nil {
+			return err
+		}
+		if t, err = rules.ConsumeTicket(op, t, ok, s.now()); err != nil {
+			return err
+		}
+		return saveEnroll(tx, t, false)
+	})
+	if err != nil {
+		return lifecycle.EnrollmentToken{}, err
+	}
+	return t, nil
+}

@@ -12,6 +12,9 @@ func ValidateNewToken(op string, t lifecycle.EnrollmentToken) error {
 	if t.Hash == "" || t.NodeID == "" || t.ExpiresAt.IsZero() {
 		return lifecycle.Invalid(op, "token", "an enrollment token needs a hash, a node and an expiry")
 	}
+	if t.Purpose != lifecycle.TokenEnroll && t.Purpose != lifecycle.TokenBootstrap {
+		return lifecycle.Invalid(op, "purpose", "token purpose %q is not enrollment or bootstrap", t.Purpose)
+	}
 	return nil
 }
 
@@ -35,7 +38,7 @@ func Supersede(old lifecycle.EnrollmentToken, now time.Time) (lifecycle.Enrollme
 // renew it (see Renew).
 func Consume(op string, t lifecycle.EnrollmentToken, ok bool, nodeID, keyID string, now time.Time) (out lifecycle.EnrollmentToken, write bool, err error) {
 	switch {
-	case !ok:
+	case !ok, t.Purpose != lifecycle.TokenEnroll: // a bootstrap ticket cannot enroll
 		return t, false, lifecycle.Errorf(lifecycle.CodeNotFound, op, "unknown enrollment token")
 	case t.NodeID != nodeID:
 		return t, false, lifecycle.Errorf(lifecycle.CodeForbidden, op, "enrollment token is bound to another node")

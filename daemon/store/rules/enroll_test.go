@@ -14,6 +14,8 @@ func TestConsume(t *testing.T) {
 	used.UsedAt, used.UsedBy = &now, "k1"
 	expired := fresh
 	expired.ExpiresAt = now
+	ticket := fresh
+	ticket.Purpose = lifecycle.TokenBootstrap
 	tests := []struct {
 		name  string
 		tok   lifecycle.EnrollmentToken
@@ -30,6 +32,7 @@ func TestConsume(t *testing.T) {
 		{"the same key again", used, true, "n", "k1", false, ""},
 		{"another key", used, true, "n", "k2", false, lifecycle.CodeConflict},
 		{"no key twice", used, true, "n", "", false, lifecycle.CodeConflict},
+		{"a bootstrap ticket", ticket, true, "n", "k1", false, lifecycle.CodeNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

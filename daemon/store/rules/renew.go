@@ -11,7 +11,7 @@ import (
 // renewed (conflict).
 func Grant(op string, t lifecycle.EnrollmentToken, ok bool, until time.Time) (lifecycle.EnrollmentToken, error) {
 	switch {
-	case !ok:
+	case !ok, t.Purpose != lifecycle.TokenEnroll: // a bootstrap ticket is never renewed
 		return t, lifecycle.Errorf(lifecycle.CodeNotFound, op, "the node has no enrollment token")
 	case t.UsedAt != nil:
 		return t, lifecycle.Errorf(lifecycle.CodeConflict, op, "the node's enrollment token was already used")
@@ -45,7 +45,7 @@ func Renew(op string, r Renewal, nodeID string, now time.Time) (old, next lifecy
 	old, next = r.Old, r.Next
 	conflict := func(msg string) error { return lifecycle.Errorf(lifecycle.CodeConflict, op, "%s", msg) }
 	switch {
-	case !r.Found:
+	case !r.Found, r.Old.Purpose != lifecycle.TokenEnroll: // a bootstrap ticket is never renewed
 		err = lifecycle.Errorf(lifecycle.CodeNotFound, op, "unknown enrollment token")
 	case old.NodeID != nodeID:
 		err = lifecycle.Errorf(lifecycle.CodeForbidden, op, "enrollment token is bound to another node")

@@ -17,6 +17,8 @@ func TestGrant(t *testing.T) {
 	}
 	used := tok
 	used.UsedAt = &now
+	ticket := tok
+	ticket.Purpose = lifecycle.TokenBootstrap
 	for name, c := range map[string]struct {
 		tok   lifecycle.EnrollmentToken
 		ok    bool
@@ -24,6 +26,7 @@ func TestGrant(t *testing.T) {
 		code  lifecycle.Code
 	}{
 		"no token": {tok, false, now, lifecycle.CodeNotFound},
+		"a ticket": {ticket, true, now.Add(time.Hour), lifecycle.CodeNotFound},
 		"spent":    {used, true, now, lifecycle.CodeConflict},
 		"no end":   {tok, true, time.Time{}, lifecycle.CodeInvalid},
 	} {
@@ -51,6 +54,7 @@ func TestRenew(t *testing.T) {
 		{"granted", base, "n", "", false},
 		{"unknown", with(func(r *Renewal) { r.Found = false }), "n", lifecycle.CodeNotFound, false},
 		{"another node", base, "m", lifecycle.CodeForbidden, false},
+		{"a bootstrap ticket", with(func(r *Renewal) { r.Old.Purpose = lifecycle.TokenBootstrap }), "n", lifecycle.CodeNotFound, false},
 		{"the same successor again", with(func(r *Renewal) { r.Old.UsedAt, r.Old.RenewedTo = &earlier, "h2" }), "n", "", true},
 		{"spent by another renewal", with(func(r *Renewal) { r.Old.UsedAt, r.Old.RenewedTo = &earlier, "h3" }), "n", lifecycle.CodeConflict, false},
 		{"spent by an enrollment", with(func(r *Renewal) { r.Old.UsedAt, r.Old.UsedBy = &earlier, "k" }), "n", lifecycle.CodeConflict, false},

@@ -45,6 +45,7 @@ func groups() []group {
 		{"Audit", testAudit}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"EnrollmentRenewal", testEnrollmentRenewal},
+		{"BootstrapTickets", testBootstrapTickets},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},
 		{"MaasState", testMaasState}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
 		{"Outbox", testOutbox}, {"OutboxPrune", testOutboxPrune},
