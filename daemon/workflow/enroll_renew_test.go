@@ -32,7 +32,11 @@ func (s *shortTokens) IssueToken(ctx context.Context, nodeID string, p lifecycle
 	return lifecycle.Secret(tok), err
 }
 
-func (s *shortTokens) issued() (string, time.Time) { s.mu.Lock(); defer s.mu.Unlock(); return s.hash, s.exp }
+func (s *shortTokens) issued() (string, time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hash, s.exp
+}
 
 // Seed 001 §4.6: a host whose agent starts only after its enrollment
 // token expired enrolls on the regenerated token, without a redeploy: the
