@@ -13,18 +13,23 @@ import (
 // ensure_pxe_interface_auto (seed 001 §4.3): a PXE interface linked the
 // wrong way is unlinked and linked AUTO on its subnet, and the run goes
 // on; one that cannot be fixed (no subnet on the PXE VLAN) stops a strict
-// preflight before any change, and only warns a lax one.
+// preflight before any change, and only warns a lax one, whose deployed
+// host then has no address to be reached on (post-deploy connectivity).
 func TestPXEInterfaceRelink(t *testing.T) {
 	cases := []struct {
 		name          string
 		noSubnet      bool // the site's PXE VLAN has no subnet
 		strict        bool
 		status        lifecycle.JobState
+		stage         lifecycle.Stage // where a failed run stops
+		class         lifecycle.FailureClass
 		unlink, links int
 	}{
-		{"linked link_up: relinked AUTO", false, true, lifecycle.JobCompleted, 1, 1},
-		{"not fixable, strict: fails closed", true, true, lifecycle.JobFailedManualIntervention, 0, 0},
-		{"not fixable, lax: warns and goes on", true, false, lifecycle.JobCompleted, 0, 0},
+		{"linked link_up: relinked AUTO", false, true, lifecycle.JobCompleted, "", "", 1, 1},
+		{"not fixable, strict: fails closed", true, true, lifecycle.JobFailedManualIntervention,
+			lifecycle.StageEnsurePXEInterfaceAuto, lifecycle.FailHardwareMismatch, 0, 0},
+		{"not fixable, lax: warns and goes on", true, false, lifecycle.JobFailedManualIntervention,
+			lifecycle.StageEnsureHardwareSync, lifecycle.FailPostDeployConnectivity, 0, 0},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -45,8 +50,8 @@ func TestPXEInterfaceRelink(t *testing.T) {
 			if r.Status != c.status {
 				t.Fatalf("run %s at %s: %s\n%s", r.Status, r.CurrentStage, r.ErrorMessage, s.events(r.ID))
 			}
-			if c.status != lifecycle.JobCompleted && (r.CurrentStage != lifecycle.StageEnsurePXEInterfaceAuto || r.FailureClass != lifecycle.FailHardwareMismatch) {
-				t.Errorf("failed at %s as %s, want ensure_pxe_interface_auto as hardware_mismatch", r.CurrentStage, r.FailureClass)
+			if c.status != lifecycle.JobCompleted && (r.CurrentStage != c.stage || r.FailureClass != c.class) {
+				t.Errorf("failed at %s as %s, want %s as %s", r.CurrentStage, r.FailureClass, c.stage, c.class)
 			}
 			if u, l := s.nicOps("unlink_subnet"), s.nicOps("link_subnet"); u != c.unlink || l != c.links+1 {
 				t.Errorf("%d unlinks, %d links (one by the test); want %d, %d", u, l, c.unlink, c.links+1)
