@@ -63,7 +63,7 @@ func TestOnboardCSVThenWatch(t *testing.T) {
 		t.Fatalf("watch: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	d.wantJournalBy("onboarding", out["onboardings"].([]any)[0].(map[string]any)["onboarding_id"].(string))
-	single := d.mustJSON("onboard", "--site", d.site, "--sku", "s", "--hostname", "bad-1", "--ipmi-ip", "10.0.0.9")
+	single := d.mustJSON("onboard", "--site", d.site, "--sku", "mi300x.192g.8gpu", "--hostname", "bad-1", "--ipmi-ip", "10.0.0.9")
 	r = d.cli("", "onboarding", "watch", single["onboarding_id"].(string), "-o", "json")
 	if r.code != cli.ExitOutcome {
 		t.Fatalf("watch of a failing run: exit %d, want %d\n%s", r.code, cli.ExitOutcome, r.stderr)

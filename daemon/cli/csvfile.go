@@ -19,6 +19,12 @@ type row struct {
 // there and no other. Blank lines and lines starting with # are skipped.
 // Errors name the file and line; nothing has been sent when they occur.
 func readCSV(path string, want ...string) ([]row, error) {
+	return readCSVOptional(path, want, nil)
+}
+
+// readCSVOptional is readCSV where the header may also name the columns
+// of optional; a row's field of an absent column is "".
+func readCSVOptional(path string, want, optional []string) ([]row, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -33,7 +39,7 @@ func readCSV(path string, want ...string) ([]row, error) {
 	if err != nil {
 		return nil, csvError(path, err)
 	}
-	cols, err := columns(path, header, want)
+	cols, err := columns(path, header, want, optional)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +54,7 @@ func readCSV(path string, want ...string) ([]row, error) {
 		}
 		line, _ := r.FieldPos(0)
 		if len(rec) != len(cols) {
-			return nil, usagef("%s:%d: %d fields, want %d (%s)", path, line, len(rec), len(cols), strings.Join(want, ","))
+			return nil, usagef("%s:%d: %d fields, want %d (%s)", path, line, len(rec), len(cols), strings.Join(cols, ","))
 		}
 		m := map[string]string{}
 		for i, c := range cols {
@@ -62,13 +68,13 @@ func readCSV(path string, want ...string) ([]row, error) {
 	return out, nil
 }
 
-func columns(path string, header, want []string) ([]string, error) {
+func columns(path string, header, want, optional []string) ([]string, error) {
 	cols := make([]string, len(header))
 	seen := map[string]bool{}
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
-		if !contains(want, h) || seen[h] {
-			return nil, usagef("%s:1: bad header column %q; want exactly %s", path, h, strings.Join(want, ","))
+		if (!contains(want, h) && !contains(optional, h)) || seen[h] {
+			return nil, usagef("%s:1: bad header column %q; want exactly %s%s", path, h, strings.Join(want, ","), optionalNote(optional))
 		}
 		seen[h], cols[i] = true, h
 	}
@@ -78,6 +84,14 @@ func columns(path string, header, want []string) ([]string, error) {
 		}
 	}
 	return cols, nil
+}
+
+// optionalNote names the optional columns for a header error.
+func optionalNote(optional []string) string {
+	if len(optional) == 0 {
+		return ""
+	}
+	return " and optionally " + strings.Join(optional, ",")
 }
 
 func csvError(path string, err error) error {

@@ -12,7 +12,7 @@ import (
 // parses what they print.
 func TestJSONOutput(t *testing.T) {
 	d := startDaemon(t)
-	run := d.mustJSON("onboard", "--site", d.site, "--sku", "s", "--hostname", "n1", "--ipmi-ip", "10.0.0.1")["onboarding_id"].(string)
+	run := d.mustJSON("onboard", "--site", d.site, "--sku", "mi300x.192g.8gpu", "--hostname", "n1", "--ipmi-ip", "10.0.0.1")["onboarding_id"].(string)
 	tok := d.mustJSON("token", "create", "--name", "ci", "--role", "viewer")["id"].(string)
 	ov := d.mustJSON("override", "create", d.site, "--type", "hostname", "--value", "n1")["id"].(string)
 	for _, args := range [][]string{

@@ -23,7 +23,7 @@ func nodeList(ctx context.Context, s *session, args []string) error {
 		q.Set("status", *status)
 	}
 	var out struct {
-		Nodes []struct{ ID, SiteID, Hostname, SKU, Status string }
+		Nodes []nodeRecord
 	}
 	raw, err := s.call(ctx, http.MethodGet, admin+"/nodes?"+q.Encode(), nil, &out, nil)
 	if err != nil {
@@ -31,9 +31,9 @@ func nodeList(ctx context.Context, s *session, args []string) error {
 	}
 	rows := [][]string{}
 	for _, n := range out.Nodes {
-		rows = append(rows, []string{n.ID, n.Hostname, n.Status, dash(n.SKU)})
+		rows = append(rows, append([]string{n.ID, n.Hostname, n.Status}, n.fields()...))
 	}
-	return s.show(raw, "NODE HOSTNAME STATE SKU", rows)
+	return s.show(raw, "NODE HOSTNAME STATE SKU GPUS REGION PORT", rows)
 }
 
 func nodeGet(ctx context.Context, s *session, args []string) error {
@@ -48,7 +48,7 @@ func nodeGet(ctx context.Context, s *session, args []string) error {
 		return err
 	}
 	var out struct {
-		Node    struct{ ID, Hostname, Status string }
+		Node    nodeRecord
 		Current *run `json:"current_run"`
 	}
 	raw, err := s.call(ctx, http.MethodGet, admin+"/nodes/"+url.PathEscape(id), nil, &out, nil)
@@ -60,6 +60,7 @@ func nodeGet(ctx context.Context, s *session, args []string) error {
 		c = *out.Current
 	}
 	return s.kv(raw, "node", out.Node.ID, "hostname", out.Node.Hostname, "state", out.Node.Status,
+		"sku", out.Node.SKU, "gpus_total", fmt.Sprint(out.Node.GPUs), "region", out.Node.Region, "port", fmt.Sprint(out.Node.Port),
 		"workflow_state", c.Status, "stage", c.CurrentStage, "attempt", fmt.Sprint(c.CurrentAttempt),
 		"failure_class", c.FailureClass, "recommended_action", c.Recommended)
 }

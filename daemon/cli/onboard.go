@@ -9,14 +9,21 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
+// node is one machine of an onboarding request.
 type node struct {
-	Hostname string `json:"hostname"`
-	IPMIIP   string `json:"ipmi_ip"`
+	Hostname   string `json:"hostname"`
+	IPMIIP     string `json:"ipmi_ip"`
+	GPUsTotal  *int   `json:"gpus_total,omitempty"`
+	RegionCode string `json:"region_code,omitempty"`
 }
 
+// csvOptional are the optional columns of an onboarding CSV.
+var csvOptional = []string{"gpus_total", "region_code"}
+
 // onboard submits one machine (--hostname, --ipmi-ip) or a CSV file of
-// them (--csv, header hostname,ipmi_ip) as a batch. The CSV is checked
-// whole before anything is sent.
+// them (--csv, header hostname,ipmi_ip and optionally gpus_total,
+// region_code) as a batch. The CSV is checked whole before anything is
+// sent. --gpus and --region apply to every machine that does not say.
 func onboard(ctx context.Context, s *session, args []string) error {
 	fs := s.flags()
 	site := fs.String("site", "", "site id (required)")
@@ -24,7 +31,9 @@ func onboard(ctx context.Context, s *session, args []string) error {
 	sku := fs.String("sku", "", "SKU id such as mi300x.192g.8gpu (required)")
 	host := fs.String("hostname", "", "host name of one machine")
 	ipmi := fs.String("ipmi-ip", "", "BMC address of one machine")
-	path := fs.String("csv", "", "CSV `file` with the header hostname,ipmi_ip: a batch")
+	path := fs.String("csv", "", "CSV `file` with the header hostname,ipmi_ip (optional columns gpus_total,region_code): a batch")
+	gpus := fs.Int("gpus", 0, "GPUs per machine; must match the SKU's count in the daemon's catalog (default: the catalog's)")
+	region := fs.String("region", "", "region code for the nodes instead of the site's")
 	key := fs.String("idempotency-key", "", "makes a retried submission return the first result")
 	fs.StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
 	if _, err := s.parse(args, 0); err != nil {
@@ -38,6 +47,9 @@ func onboard(ctx context.Context, s *session, args []string) error {
 	}
 	hdr := map[string]string{"Idempotency-Key": *key}
 	sel := map[string]any{"site_id": *site, "profile_id": *profile, "sku_id": *sku}
+	if err := shapeFlags(fs, sel, *gpus, *region); err != nil {
+		return err
+	}
 	if *path == "" {
 		sel["hostname"], sel["ipmi_ip"] = *host, *ipmi
 		var out struct {
@@ -79,7 +91,7 @@ func (s *session) submitBatch(ctx context.Context, body map[string]any, hdr map[
 
 // csvNodes reads and checks the machines of an onboarding CSV.
 func csvNodes(path string) ([]node, error) {
-	rows, err := readCSV(path, "hostname", "ipmi_ip")
+	rows, err := readCSVOptional(path, []string{"hostname", "ipmi_ip"}, csvOptional)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +99,9 @@ func csvNodes(path string) ([]node, error) {
 	hosts, bmcs := map[string]int{}, map[string]int{}
 	for _, r := range rows {
 		n := node{Hostname: strings.ToLower(r.fields["hostname"]), IPMIIP: r.fields["ipmi_ip"]}
+		if err := csvShape(path, r, &n); err != nil {
+			return nil, err
+		}
 		if !lifecycle.ValidHostname(n.Hostname) {
 			return nil, usagef("%s:%d: hostname %q is not a host name", path, r.line, n.Hostname)
 		}

@@ -16,9 +16,10 @@ import (
 // conffile is the config file the maas-sidecar package installs.
 const conffile = "../../deb/maas-sidecar/config.yaml"
 
-// setting matches a commented-out setting ("# key:", "#   key: v") or
-// a comment nested in one ("#   # why"); prose comments do not match.
-var setting = regexp.MustCompile(`^# ( *[a-z0-9_]+:( |$)| +# )`)
+// setting matches a commented-out setting ("# key:", "#   key: v", a
+// list entry "#   - key: v") or a comment nested in one ("#   # why");
+// prose comments do not match.
+var setting = regexp.MustCompile(`^# ( *(- )?[a-z0-9_]+:( |$)| +# )`)
 
 // uncomment returns the conffile with every setting uncommented.
 func uncomment(t *testing.T) []byte {

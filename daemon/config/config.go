@@ -5,6 +5,8 @@ package config
 
 import (
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // DefaultPath is where serve looks for its config file when --config is not
@@ -52,6 +54,10 @@ type Config struct {
 	DaemonName string `yaml:"daemon_name"`
 	// Store is the state backend and the site leases.
 	Store Store `yaml:"store"`
+	// SKUs is the catalog of machine shapes an onboarding may name, each
+	// with its GPU count (the node's gpus_total); a list in the file
+	// replaces the default one whole.
+	SKUs []lifecycle.SKU `yaml:"skus"`
 	// Dev runs a simulated site inside the daemon (flag --dev only);
 	// DevIdle skips its demo batch (--dev-idle).
 	Dev     bool `yaml:"-"`
@@ -113,5 +119,6 @@ func Default() Config {
 		Connectivity:     defaultConnectivity(),
 		Store:            defaultStore(),
 		IPMI:             IPMI{Providers: []string{"ipmitool"}, CipherSuite: "3", Timeout: 20 * time.Second},
+		SKUs:             lifecycle.DefaultSKUs(),
 	}
 }

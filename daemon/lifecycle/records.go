@@ -85,8 +85,11 @@ type Run struct {
 	Hostname       string         `json:"hostname"`
 	IPMIIP         string         `json:"ipmi_ip,omitempty"`
 	SKU            string         `json:"sku,omitempty"`
-	// GPUsTotal is the SKU's GPU count, given to the node it creates.
+	// GPUsTotal is the SKU's GPU count, given to the node it creates;
+	// RegionCode, when set, is the admin's override of the site's region
+	// for that node (seed 001 §8.1).
 	GPUsTotal         int               `json:"gpus_total,omitempty"`
+	RegionCode        string            `json:"region_code,omitempty"`
 	ProfileID         string            `json:"profile_id,omitempty"`
 	MaasSystemID      string            `json:"maas_system_id,omitempty"`
 	Status            JobState          `json:"status"`

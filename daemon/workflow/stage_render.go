@@ -57,7 +57,8 @@ func (d Deps) ensureNode(ctx context.Context, c *runner.Context) (lifecycle.Node
 }
 
 // newNode creates the run's node in enrolling with the fields of seed 001
-// §8.1: hostname, SKU and its GPU count, the site's region, port 22.
+// §8.1: hostname, SKU and its GPU count, the site's region (or the run's
+// override), port 22.
 func (d Deps) newNode(ctx context.Context, c *runner.Context) (lifecycle.Node, error) {
 	site, err := d.Store.GetSite(ctx, c.Run.SiteID)
 	if err != nil {
@@ -69,8 +70,12 @@ func (d Deps) newNode(ctx context.Context, c *runner.Context) (lifecycle.Node, e
 			return lifecycle.Node{}, err
 		}
 	}
+	region := site.RegionCode
+	if c.Run.RegionCode != "" {
+		region = c.Run.RegionCode
+	}
 	n := lifecycle.Node{ID: id, SiteID: c.Run.SiteID, Hostname: c.Run.Hostname, SKU: c.Run.SKU, GPUsTotal: c.Run.GPUsTotal,
-		RegionCode: site.RegionCode, Port: lifecycle.DefaultNodePort, Status: lifecycle.NodeEnrolling,
+		RegionCode: region, Port: lifecycle.DefaultNodePort, Status: lifecycle.NodeEnrolling,
 		MaasSystemID: c.Run.MaasSystemID, IPMIIP: c.Run.IPMIIP, PXEMac: c.Var(varPXEMac)}
 	if err := d.Store.CreateNode(ctx, n); err != nil {
 		return lifecycle.Node{}, err

@@ -33,6 +33,7 @@ type API struct {
 	probeTO  time.Duration
 	snap     Backup
 	snapExt  string
+	skus     lifecycle.Catalog
 }
 
 // New returns the admin API over c's dependencies.
@@ -41,7 +42,8 @@ func New(c Config) *API {
 	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
 		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
 		log: c.Logger.With("component", "admin_api"), now: c.Now,
-		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt}
+		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt,
+		skus: c.SKUs}
 }
 
 // call is one authenticated request as a handler sees it.

@@ -39,8 +39,13 @@ func (a *API) createNode(r *http.Request, c *call) (int, any, error) {
 	if err := q.check(op); err != nil {
 		return 0, nil, err
 	}
+	sku, err := a.skus.Lookup(op, "sku", q.SKU)
+	if err != nil {
+		return 0, nil, err
+	}
 	r.Header.Set(ReasonHeader, q.Reason)
-	if _, err := a.liveSite(r, op, q.SiteID); err != nil {
+	site, err := a.liveSite(r, op, q.SiteID)
+	if err != nil {
 		return 0, nil, siteRef(op, err)
 	}
 	pol, err := a.store.GetSitePolicy(r.Context(), q.SiteID)
@@ -56,14 +61,16 @@ func (a *API) createNode(r *http.Request, c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	ids := a.newIDs("", 2)
-	n := lifecycle.Node{ID: ids[0], SiteID: q.SiteID, Hostname: host, SKU: q.SKU, Status: lifecycle.NodeBootstrapIssued}
+	n := lifecycle.Node{ID: ids[0], SiteID: q.SiteID, Hostname: host, SKU: sku.ID, GPUsTotal: sku.GPUs,
+		RegionCode: site.RegionCode, Port: lifecycle.DefaultNodePort, Status: lifecycle.NodeBootstrapIssued}
 	if err := a.store.CreateNode(r.Context(), n); err != nil {
 		return 0, nil, err
 	}
 	return a.issueBootstrap(r, c, n, ttl, "node.create")
 }
 
-// check validates the request as onboarding does (hostname, SKU pattern).
+// check validates the request's fields (the SKU's catalog entry is
+// looked up after).
 func (q createNodeRequest) check(op string) error {
 	switch {
 	case q.SiteID == "":

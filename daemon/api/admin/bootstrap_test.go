@@ -73,6 +73,10 @@ func TestCreateNodeManual(t *testing.T) {
 		run.Kind != lifecycle.RunOnboarding {
 		t.Fatalf("node %+v, run %+v", n, run)
 	}
+	if n.GPUsTotal != 8 || n.RegionCode != "dc1" || n.Port != lifecycle.DefaultNodePort {
+		t.Errorf("node gpus_total %d, region %q, port %d; want the catalog's 8, the site's region dc1, port 22",
+			n.GPUsTotal, n.RegionCode, n.Port)
+	}
 	if strings.Contains(e.logs.String(), tk) || strings.Contains(string(e.do(viewerRole, http.MethodGet, "/api/v1/admin/audit", nil).Body), tk) {
 		t.Error("the ticket reached the logs or the audit log")
 	}
@@ -105,6 +109,7 @@ func TestCreateNodeRefuses(t *testing.T) {
 		{"bad hostname", map[string]any{"hostname": "a b"}, 422, "hostname"},
 		{"no sku", map[string]any{"sku": ""}, 422, "sku"},
 		{"bad sku", map[string]any{"sku": "x/y"}, 422, "sku"},
+		{"sku not in the catalog", map[string]any{"sku": "zz9.1g.1gpu"}, 422, "sku"},
 		{"no reason", map[string]any{"reason": ""}, 422, "reason"},
 		{"ttl too short", map[string]any{"ticket_ttl_seconds": 5}, 422, "ticket_ttl_seconds"},
 		{"ttl past the policy", map[string]any{"ticket_ttl_seconds": 99999999}, 422, "ticket_ttl_seconds"},

@@ -118,6 +118,9 @@ type Config struct {
 	// download's file name (".db", a bbolt file).
 	Backup    Backup
 	BackupExt string
+	// SKUs is the catalog an onboarding's sku_id must name (the zero
+	// Catalog stands for lifecycle.DefaultSKUs).
+	SKUs lifecycle.Catalog
 }
 
 func (c Config) withDefaults() Config {
@@ -159,6 +162,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Bootstrap == nil {
 		c.Bootstrap = noBootstrap{}
+	}
+	if len(c.SKUs.IDs()) == 0 {
+		c.SKUs, _ = lifecycle.NewCatalog(lifecycle.DefaultSKUs()) // the defaults are valid (lifecycle tests)
 	}
 	return c
 }

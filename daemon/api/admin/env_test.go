@@ -65,7 +65,8 @@ func newEnv(t *testing.T) *env {
 	e.must(err)
 	e.pki = ca
 	api := admin.New(admin.Config{Store: st, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
-		ProbeTimeout: 2 * time.Second, Enrollment: ca, Backup: st, Bootstrap: ca, AgentURL: "https://region.example:5291"})
+		ProbeTimeout: 2 * time.Second, Enrollment: ca, Backup: st, Bootstrap: ca, AgentURL: "https://region.example:5291",
+		SKUs: testSKUs(t)})
 	e.handler = api.Handler()
 	e.seedTokens()
 	return e

@@ -27,12 +27,15 @@ func idempotencyKey(r *http.Request, op string) (string, error) {
 }
 
 // requestHash is the SHA-256 of the request's canonical form: selectors,
-// lower-cased host names and canonical addresses, in the given order.
+// lower-cased host names, canonical addresses and region overrides, in
+// the given order.
 func requestHash(q batchRequest, batch bool) string {
 	canon := batchRequest{SiteID: q.SiteID, ProfileID: DefaultProfileID, SKUID: q.SKUID}
 	for _, n := range q.Nodes {
+		// gpus_total is the SKU's (checked before); a region only when it
+		// overrides the site's, so that earlier requests hash as they did.
 		canon.Nodes = append(canon.Nodes, onboardNode{Hostname: strings.ToLower(n.Hostname),
-			IPMIIP: netip.MustParseAddr(n.IPMIIP).String()})
+			IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), RegionCode: q.region(n)})
 	}
 	b, _ := json.Marshal(struct {
 		Batch bool `json:"batch"`

@@ -10,11 +10,15 @@ import (
 // nodeSummary is the inventory view of a node: coarse state only
 // (seed 000 §9.1); workflow micro-states stay in the lifecycle detail.
 type nodeSummary struct {
-	ID       string              `json:"id"`
-	SiteID   string              `json:"site_id"`
-	Hostname string              `json:"hostname"`
-	SKU      string              `json:"sku,omitempty"`
-	Status   lifecycle.NodeState `json:"status"`
+	ID       string `json:"id"`
+	SiteID   string `json:"site_id"`
+	Hostname string `json:"hostname"`
+	SKU      string `json:"sku,omitempty"`
+	// GPUsTotal, RegionCode and Port are the node's fields of seed 001 §8.1.
+	GPUsTotal  int                 `json:"gpus_total"`
+	RegionCode string              `json:"region_code,omitempty"`
+	Port       int                 `json:"port"`
+	Status     lifecycle.NodeState `json:"status"`
 }
 
 // runSummary is one run of a node as the lifecycle detail shows it
@@ -52,7 +56,8 @@ func (a *API) listNodes(r *http.Request, _ *call) (int, any, error) {
 		if host != "" && !strings.EqualFold(n.Hostname, host) {
 			continue
 		}
-		out = append(out, nodeSummary{ID: n.ID, SiteID: n.SiteID, Hostname: n.Hostname, SKU: n.SKU, Status: n.Status})
+		out = append(out, nodeSummary{ID: n.ID, SiteID: n.SiteID, Hostname: n.Hostname, SKU: n.SKU,
+			GPUsTotal: n.GPUsTotal, RegionCode: n.RegionCode, Port: n.Port, Status: n.Status})
 	}
 	return http.StatusOK, map[string]any{"nodes": out}, err
 }

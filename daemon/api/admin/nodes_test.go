@@ -15,7 +15,8 @@ func TestNodes(t *testing.T) {
 	e := newEnv(t)
 	id := e.site("a")
 	ctx := context.Background()
-	e.must(e.store.CreateNode(ctx, lifecycle.Node{ID: "node-1", SiteID: id, Hostname: "c07u43", SKU: "s", Status: lifecycle.NodeEnrolling, MaasSystemID: "abc123"}))
+	e.must(e.store.CreateNode(ctx, lifecycle.Node{ID: "node-1", SiteID: id, Hostname: "c07u43", SKU: "s", Status: lifecycle.NodeEnrolling, MaasSystemID: "abc123",
+		GPUsTotal: 8, RegionCode: "dc1-east", Port: 22}))
 	e.must(e.store.CreateNode(ctx, lifecycle.Node{ID: "node-2", SiteID: id, Hostname: "c07u44", SKU: "s", Status: lifecycle.NodeBootstrapIssued}))
 	e.must(e.store.CreateRun(ctx, lifecycle.Run{ID: "run-1", Kind: lifecycle.RunOnboarding, SiteID: id, NodeID: "node-1",
 		Hostname: "c07u43", Status: lifecycle.JobPending}))
@@ -23,7 +24,8 @@ func TestNodes(t *testing.T) {
 	r := e.do(viewerRole, http.MethodGet, "/api/v1/admin/nodes?status=enrolling", nil)
 	expect(t, r, http.StatusOK, "")
 	r.decode(t, &list)
-	want := []map[string]any{{"id": "node-1", "site_id": id, "hostname": "c07u43", "sku": "s", "status": "enrolling"}}
+	want := []map[string]any{{"id": "node-1", "site_id": id, "hostname": "c07u43", "sku": "s", "status": "enrolling",
+		"gpus_total": 8.0, "region_code": "dc1-east", "port": 22.0}}
 	if d := cmp.Diff(want, list.Nodes); d != "" {
 		t.Errorf("inventory shows coarse state only (-want +got):\n%s", d)
 	}

@@ -37,7 +37,7 @@ func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
 	if err := checkSelectors(op, q.SiteID, q.ProfileID, q.SKUID); err != nil {
 		return 0, nil, err
 	}
-	n := onboardNode{Hostname: q.Hostname, IPMIIP: q.IPMIIP}
+	n := onboardNode{Hostname: q.Hostname, IPMIIP: q.IPMIIP, GPUsTotal: q.GPUsTotal, RegionCode: q.RegionCode}
 	if err := n.check(op, ""); err != nil {
 		return 0, nil, err
 	}
@@ -80,11 +80,16 @@ func created(replayed bool) int {
 	return http.StatusCreated
 }
 
-// submit creates the runs of q (and its batch) once per Idempotency-Key,
-// hands them to the runner, and audits the creation.
+// submit checks q's SKU against the catalog, creates the runs of q (and
+// its batch) once per Idempotency-Key, hands them to the runner, and
+// audits the creation.
 func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch bool) (submitted, bool, error) {
 	var res submitted
 	key, err := idempotencyKey(r, op)
+	if err != nil {
+		return res, false, err
+	}
+	sku, err := a.checkShape(op, q, batch)
 	if err != nil {
 		return res, false, err
 	}
@@ -97,8 +102,8 @@ func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch 
 	sub := lifecycle.Submission{IdempotencyKey: key, RequestHash: requestHash(q, batch)}
 	for i, n := range q.Nodes {
 		sub.Runs = append(sub.Runs, lifecycle.Run{ID: ids[i+1], NodeID: ids[len(q.Nodes)+i+1], Kind: lifecycle.RunOnboarding, SiteID: q.SiteID,
-			Hostname: strings.ToLower(n.Hostname), IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), SKU: q.SKUID,
-			ProfileID: DefaultProfileID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()})
+			Hostname: strings.ToLower(n.Hostname), IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), SKU: sku.ID,
+			GPUsTotal: sku.GPUs, RegionCode: q.region(n), ProfileID: DefaultProfileID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()})
 	}
 	if batch {
 		sub.Batch = &lifecycle.Batch{ID: ids[0], SiteID: q.SiteID, Kind: lifecycle.RunOnboarding,

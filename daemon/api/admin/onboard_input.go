@@ -14,27 +14,37 @@ const maxBatch = 1000
 
 var skuPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
-// onboardNode is one machine to onboard: operator-supplied identity.
+// onboardNode is one machine to onboard: operator-supplied identity, and
+// optionally its GPU count (which must be the SKU's) and a region that
+// overrides the site's (seed 001 §8.1).
 type onboardNode struct {
-	Hostname string `json:"hostname"`
-	IPMIIP   string `json:"ipmi_ip"`
+	Hostname   string `json:"hostname"`
+	IPMIIP     string `json:"ipmi_ip"`
+	GPUsTotal  *int   `json:"gpus_total,omitempty"`
+	RegionCode string `json:"region_code,omitempty"`
 }
 
 // onboardRequest is POST /onboardings (seed 001 §4.1).
 type onboardRequest struct {
-	SiteID    string `json:"site_id"`
-	ProfileID string `json:"profile_id"`
-	SKUID     string `json:"sku_id"`
-	Hostname  string `json:"hostname"`
-	IPMIIP    string `json:"ipmi_ip"`
+	SiteID     string `json:"site_id"`
+	ProfileID  string `json:"profile_id"`
+	SKUID      string `json:"sku_id"`
+	Hostname   string `json:"hostname"`
+	IPMIIP     string `json:"ipmi_ip"`
+	GPUsTotal  *int   `json:"gpus_total,omitempty"`
+	RegionCode string `json:"region_code,omitempty"`
 }
 
-// batchRequest is POST /onboardings/batch: shared selectors, per-node identity.
+// batchRequest is POST /onboardings/batch: shared selectors, per-node
+// identity. GPUsTotal and RegionCode apply to every node that does not
+// give its own.
 type batchRequest struct {
-	SiteID    string        `json:"site_id"`
-	ProfileID string        `json:"profile_id"`
-	SKUID     string        `json:"sku_id"`
-	Nodes     []onboardNode `json:"nodes"`
+	SiteID     string        `json:"site_id"`
+	ProfileID  string        `json:"profile_id"`
+	SKUID      string        `json:"sku_id"`
+	GPUsTotal  *int          `json:"gpus_total,omitempty"`
+	RegionCode string        `json:"region_code,omitempty"`
+	Nodes      []onboardNode `json:"nodes"`
 }
 
 // checkSelectors validates the request-level selectors. The site's only

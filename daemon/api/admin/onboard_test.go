@@ -120,7 +120,7 @@ func TestIdempotencyKey(t *testing.T) {
 	if len(runs) != 1 {
 		t.Errorf("%d runs after a retried request, want 1", len(runs))
 	}
-	batch := map[string]any{"site_id": id, "profile_id": id, "sku_id": "s", "nodes": []map[string]string{{"hostname": "b1", "ipmi_ip": "10.0.1.1"}}}
+	batch := map[string]any{"site_id": id, "profile_id": id, "sku_id": "mi300x.192g.8gpu", "nodes": []map[string]string{{"hostname": "b1", "ipmi_ip": "10.0.1.1"}}}
 	path = onboardings + "/batch"
 	b1, b2 := send(batch, "k-2"), send(batch, "k-2")
 	expect(t, b1, http.StatusCreated, "")

@@ -14,11 +14,11 @@ import (
 // adminAPI builds the admin API over the open store and the core: the
 // runner takes its onboardings and recovery actions, Vault its credential
 // writes (503 without Vault), the feed the MAAS webhooks and "reconcile now",
-// the store the cluster status.
+// the store the cluster status, the config the SKU catalog.
 func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	cfg := admin.Config{Store: st, Runner: c.runner, Prober: maasProber{log: log}, Logger: log,
 		Reconciliation: c.feed, Webhooks: c.feed, Enrollment: c.pki, Cluster: st.cluster,
-		Bootstrap: c.pki, AgentURL: c.agents.url}
+		Bootstrap: c.pki, AgentURL: c.agents.url, SKUs: c.skus}
 	if c.secrets != nil {
 		cfg.Secrets = c.secrets
 	}

@@ -35,6 +35,7 @@ type core struct {
 	secrets admin.Secrets // nil without Vault
 	runs    []func(context.Context) error
 	pki     *pki.PKI // enrollment tokens for the admin API
+	skus    lifecycle.Catalog
 }
 
 // adapters are the outside-world ports the core runs on: Vault, bmclib
@@ -59,6 +60,9 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	}
 	sec := secrets.NewStore(ad.secrets)
 	c := &core{secrets: ad.writer, pki: p}
+	if c.skus, err = cfg.Catalog(); err != nil {
+		return nil, err
+	}
 	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg),
 		UserAgent: userAgent(cfg)}
 	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power, Reach: ad.reach,
