@@ -38,7 +38,9 @@ func TestEvaluate(t *testing.T) {
 		{"failed testing active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasFailedTesting }), lifecycle.DriftHardwareFailure, ActQuarantine},
 		{"commissioning active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasCommissioning }), lifecycle.DriftRecommissioned, ActNone},
 		{"deploying active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasDeploying }), lifecycle.DriftRedeployed, ActQuarantine},
-		{"new IP", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.IPs = []string{"10.0.0.9"} }), lifecycle.DriftIPChanged, ActUpdateHost},
+		{"new IP", lifecycle.NodeActive, with(func(m *lifecycle.Machine) {
+			m.IPs, m.NICs = []string{"10.0.0.9"}, []lifecycle.NIC{{Name: "eno8303", Links: []lifecycle.NICLink{{IP: "10.0.0.9"}}}}
+		}), lifecycle.DriftIPChanged, ActUpdateHost},
 		{"new IP, interfaces unknown", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.IPs, m.NICs = []string{"10.0.0.9"}, nil }), lifecycle.DriftIPChanged, ActNone},
 		{"absent active", lifecycle.NodeActive, Observation{}, lifecycle.DriftMachineDeleted, ActQuarantine},
 		{"absent offline", lifecycle.NodeOffline, Observation{}, lifecycle.DriftMachineDeleted, ActQuarantine},
