@@ -25,7 +25,11 @@ type Machine struct {
 	BootDiskID         int // 0 when MAAS reports none
 	// BootMAC is the MAC of the machine's boot (PXE) interface, "" when
 	// MAAS reports none.
-	BootMAC       string
+	BootMAC string
+	// NICs are the machine's interfaces with their links, as MAAS
+	// shows them with the machine (interface_set); nil when unknown (a
+	// machine rebuilt from what the store kept of it).
+	NICs          []NIC
 	HWSyncEnabled bool
 	// SyncInterval is MAAS's hardware-sync interval (0 when null).
 	SyncInterval       time.Duration

@@ -59,3 +59,13 @@ func (s Sites) PowerOff(ctx context.Context, site lifecycle.Site, systemID strin
 	}
 	return err
 }
+
+// EnableHWSync turns enable_hw_sync back on for a deployed machine: the
+// reconciler's repair of hardware sync turned off out of band.
+func (s Sites) EnableHWSync(ctx context.Context, site lifecycle.Site, systemID string) error {
+	c, err := s.Open(ctx, site)
+	if err == nil {
+		_, err = c.EnableHWSync(ctx, systemID)
+	}
+	return err
+}

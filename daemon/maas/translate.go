@@ -19,6 +19,9 @@ func (w wireMachine) machine() lifecycle.Machine {
 	if w.BootInterface != nil {
 		m.BootMAC = str(w.BootInterface.MACAddress)
 	}
+	for _, ifc := range w.InterfaceSet {
+		m.NICs = append(m.NICs, ifc.nic())
+	}
 	if w.EnableHWSync != nil {
 		m.HWSyncEnabled = *w.EnableHWSync
 	}

@@ -10,24 +10,25 @@ import (
 // piston omits some None properties.
 
 type wireMachine struct {
-	SystemID         string    `json:"system_id"`
-	Hostname         string    `json:"hostname"`
-	FQDN             string    `json:"fqdn"`
-	Architecture     string    `json:"architecture"`
-	Status           int       `json:"status"`
-	StatusMessage    *string   `json:"status_message"`
-	ErrorDescription *string   `json:"error_description"`
-	PowerState       string    `json:"power_state"`
-	Owner            *string   `json:"owner"`
-	OSystem          string    `json:"osystem"`
-	DistroSeries     string    `json:"distro_series"`
-	IPAddresses      []string  `json:"ip_addresses"`
-	BootDisk         *wireDisk `json:"boot_disk"`
-	BootInterface    *wireBoot `json:"boot_interface"`
-	EnableHWSync     *bool     `json:"enable_hw_sync"`
-	SyncInterval     *int      `json:"sync_interval"`
-	LastSync         *string   `json:"last_sync"`
-	NextSync         *string   `json:"next_sync"`
+	SystemID         string          `json:"system_id"`
+	Hostname         string          `json:"hostname"`
+	FQDN             string          `json:"fqdn"`
+	Architecture     string          `json:"architecture"`
+	Status           int             `json:"status"`
+	StatusMessage    *string         `json:"status_message"`
+	ErrorDescription *string         `json:"error_description"`
+	PowerState       string          `json:"power_state"`
+	Owner            *string         `json:"owner"`
+	OSystem          string          `json:"osystem"`
+	DistroSeries     string          `json:"distro_series"`
+	IPAddresses      []string        `json:"ip_addresses"`
+	BootDisk         *wireDisk       `json:"boot_disk"`
+	BootInterface    *wireBoot       `json:"boot_interface"`
+	InterfaceSet     []wireInterface `json:"interface_set"`
+	EnableHWSync     *bool           `json:"enable_hw_sync"`
+	SyncInterval     *int            `json:"sync_interval"`
+	LastSync         *string         `json:"last_sync"`
+	NextSync         *string         `json:"next_sync"`
 }
 
 // wireBoot is the part of boot_interface the view needs: its MAC.

@@ -2,8 +2,6 @@ package reconcile
 
 import (
 	"context"
-	"encoding/json"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -17,7 +15,7 @@ func (r *Reconciler) act(ctx context.Context, sc siteCtx, n lifecycle.Node, o Ob
 	case ActUpdateHost:
 		return r.updateHost(ctx, n, v)
 	case ActReseedHWSync:
-		return r.reseed(ctx, n)
+		return r.reseed(ctx, sc, n, o)
 	case ActReleasePowerOff:
 		return r.cleanRetired(ctx, sc, n, o)
 	}
@@ -50,25 +48,6 @@ func (r *Reconciler) quarantine(ctx context.Context, n lifecycle.Node, v Verdict
 	r.cfg.Metrics.action(ActQuarantine)
 	r.log.Error("node auto-quarantined", "site", n.SiteID, "node", n.ID, "rule", string(v.Rule), "severity", string(v.Severity))
 	return r.audit(ctx, n, "reconcile.quarantine", string(n.Status), string(lifecycle.NodeQuarantined), v)
-}
-
-// reseed queues one node.hw_sync_reseed for an enrolled agent; the queue
-// returns the live task instead of a second one.
-func (r *Reconciler) reseed(ctx context.Context, n lifecycle.Node) error {
-	if n.EnrolledAt == nil || n.Status != lifecycle.NodeActive {
-		return nil
-	}
-	id, err := r.cfg.NewID()
-	if err != nil {
-		return err
-	}
-	payload, _ := json.Marshal(map[string]string{"site_id": n.SiteID, "system_id": n.MaasSystemID})
-	_, created, err := r.cfg.Tasks.Enqueue(ctx, lifecycle.AgentTask{ID: id, NodeID: n.ID, Type: lifecycle.TaskHWSyncReseed,
-		Payload: payload, ExpiresAt: r.now().Add(time.Hour)})
-	if created {
-		r.cfg.Metrics.action(ActReseedHWSync)
-	}
-	return err
 }
 
 // cleanRetired releases a retired node's deployed machine, or powers off

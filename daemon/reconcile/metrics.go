@@ -26,7 +26,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		drifts: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_drift_detected_total",
 			Help: "Drifts opened between MAAS and the node inventory, by rule and severity."}, []string{"rule", "severity"}),
 		actions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_reconcile_actions_total",
-			Help: "Actions the reconciler took (quarantine, update_host, reseed_hw_sync, release_power_off)."}, []string{"action"}),
+			Help: "Actions the reconciler took (quarantine, update_host, reseed_hw_sync, enable_hw_sync, release_power_off)."}, []string{"action"}),
 		beats: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_heartbeat_transitions_total",
 			Help: "Nodes moved by agent contact, by the state they entered (offline or active)."}, []string{"to"}),
 		lastPass: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_reconcile_last_pass_timestamp_seconds",
@@ -37,7 +37,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, r := range lifecycle.DriftRules {
 		m.drifts.WithLabelValues(string(r), string(Severity(r)))
 	}
-	for _, a := range []Action{ActQuarantine, ActUpdateHost, ActReseedHWSync, ActReleasePowerOff} {
+	for _, a := range []Action{ActQuarantine, ActUpdateHost, ActReseedHWSync, ActEnableHWSync, ActReleasePowerOff} {
 		m.actions.WithLabelValues(string(a))
 	}
 	for _, to := range []lifecycle.NodeState{lifecycle.NodeOffline, lifecycle.NodeActive} {

@@ -28,7 +28,7 @@ func (r *Reconciler) node(ctx context.Context, sc siteCtx, n lifecycle.Node, o O
 		r.record(ctx, n, o, Verdict{}, now, false)
 		return
 	}
-	v := Evaluate(n, o, sc.policy, now)
+	v := Evaluate(n, o, sc.site, sc.policy, now)
 	if v.Rule != "" {
 		rep.Drifted++
 	}

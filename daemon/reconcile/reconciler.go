@@ -24,11 +24,15 @@ type Store interface {
 	AppendAudit(ctx context.Context, e lifecycle.AuditEntry) (lifecycle.AuditEntry, error)
 }
 
-// Cleaner releases and powers off a retired node's machine through MAAS.
-// Errors: not_found, conflict (MAAS refused in this state), unavailable.
+// Cleaner makes the reconciler's changes to a machine in MAAS: it
+// releases and powers off a retired node's machine, and turns
+// enable_hw_sync back on for an active node's Deployed machine. Errors:
+// not_found, conflict (MAAS refused in this state), invalid (MAAS refused
+// the flag for a non-Linux deploy), unavailable.
 type Cleaner interface {
 	Release(ctx context.Context, site lifecycle.Site, systemID string) error
 	PowerOff(ctx context.Context, site lifecycle.Site, systemID string) error
+	EnableHWSync(ctx context.Context, site lifecycle.Site, systemID string) error
 }
 
 // Config builds a Reconciler. Store, Cleaner and Tasks are required.

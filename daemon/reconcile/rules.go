@@ -17,6 +17,10 @@ const (
 	ActUpdateHost      Action = "update_host"
 	ActReseedHWSync    Action = "reseed_hw_sync"
 	ActReleasePowerOff Action = "release_power_off"
+	// ActEnableHWSync is no verdict's action but the step of
+	// ActReseedHWSync that turns enable_hw_sync back on in MAAS (counted
+	// apart in the actions metric).
+	ActEnableHWSync Action = "enable_hw_sync"
 )
 
 // changesMAAS reports whether the action changes the machine in MAAS, so
@@ -47,23 +51,23 @@ func drift(r lifecycle.DriftRule, a Action, o Observation, expected string) Verd
 // Evaluate applies the rules of seed 001 §6.4 to node n and its machine.
 // Only active, offline and retired nodes have rules; the others belong to
 // their runs or to an admin.
-func Evaluate(n lifecycle.Node, o Observation, p lifecycle.SitePolicy, now time.Time) Verdict {
+func Evaluate(n lifecycle.Node, o Observation, site lifecycle.Site, p lifecycle.SitePolicy, now time.Time) Verdict {
 	switch n.Status {
 	case lifecycle.NodeActive, lifecycle.NodeOffline:
-		return evalInService(n, o, p, now)
+		return evalInService(n, o, site, p, now)
 	case lifecycle.NodeRetired:
 		return evalRetired(o)
 	}
 	return Verdict{}
 }
 
-func evalInService(n lifecycle.Node, o Observation, p lifecycle.SitePolicy, now time.Time) Verdict {
+func evalInService(n lifecycle.Node, o Observation, site lifecycle.Site, p lifecycle.SitePolicy, now time.Time) Verdict {
 	m := o.Machine
 	switch {
 	case !o.Present:
 		return drift(lifecycle.DriftMachineDeleted, ActQuarantine, o, "Deployed")
 	case m.Status == lifecycle.MaasDeployed:
-		return evalDeployed(n, o, p, now)
+		return evalDeployed(n, o, site, p, now)
 	case m.Status.Failed():
 		return drift(lifecycle.DriftHardwareFailure, ActQuarantine, o, "Deployed")
 	case released(m.Status):
@@ -86,15 +90,13 @@ func released(s lifecycle.MaasStatus) bool {
 
 // evalDeployed: the machine is Deployed, as it should be; what is left
 // is the agent (offline), the address, hardware sync and power.
-func evalDeployed(n lifecycle.Node, o Observation, p lifecycle.SitePolicy, now time.Time) Verdict {
+func evalDeployed(n lifecycle.Node, o Observation, site lifecycle.Site, p lifecycle.SitePolicy, now time.Time) Verdict {
 	m := o.Machine
 	switch {
 	case n.Status == lifecycle.NodeOffline:
 		return drift(lifecycle.DriftAgentNotPolling, ActNone, o, "agent polling")
 	case n.Host != "" && len(m.IPs) > 0 && !slices.Contains(m.IPs, n.Host):
-		v := drift(lifecycle.DriftIPChanged, ActUpdateHost, o, n.Host)
-		v.Details["old_host"], v.Details["new_host"] = n.Host, m.IPs[0]
-		return v
+		return ipChanged(n, o, site.DeploySSHIface)
 	case p.RequireHWSync && (!m.HWSyncEnabled || !m.SyncHealthy(now)):
 		v := drift(lifecycle.DriftHWSyncUnhealthy, ActReseedHWSync, o, "hardware sync healthy")
 		v.Details["hw_sync_enabled"] = map[bool]string{true: "true", false: "false"}[m.HWSyncEnabled]
@@ -103,6 +105,21 @@ func evalDeployed(n lifecycle.Node, o Observation, p lifecycle.SitePolicy, now t
 		return drift(lifecycle.DriftPoweredOff, ActNone, o, "power on")
 	}
 	return Verdict{}
+}
+
+// ipChanged: the node's host is no longer among the machine's addresses;
+// the new host is resolved as onboarding resolves it (the site's
+// deploy_ssh_iface, else the first IP). A machine rebuilt from the store
+// has no interfaces: the drift is recorded, and the next machine read
+// from MAAS moves the host.
+func ipChanged(n lifecycle.Node, o Observation, iface string) Verdict {
+	if o.Machine.NICs == nil {
+		return drift(lifecycle.DriftIPChanged, ActNone, o, n.Host)
+	}
+	v := drift(lifecycle.DriftIPChanged, ActUpdateHost, o, n.Host)
+	addr, source := lifecycle.DeployAddress(o.Machine.NICs, iface, o.Machine)
+	v.Details["old_host"], v.Details["new_host"], v.Details["new_host_source"] = n.Host, addr, source
+	return v
 }
 
 // evalRetired: a retired node must not keep a deployed, powered machine.

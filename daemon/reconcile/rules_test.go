@@ -14,7 +14,8 @@ func TestEvaluate(t *testing.T) {
 	fresh, next := now.Add(-time.Minute), now.Add(14*time.Minute)
 	stale, staleNext := now.Add(-time.Hour), now.Add(-45*time.Minute)
 	deployed := lifecycle.Machine{Status: lifecycle.MaasDeployed, PowerState: "on", IPs: []string{"10.0.0.5"},
-		HWSyncEnabled: true, LastSync: &fresh, NextSync: &next}
+		HWSyncEnabled: true, LastSync: &fresh, NextSync: &next,
+		NICs: []lifecycle.NIC{{Name: "eno8303", Links: []lifecycle.NICLink{{IP: "10.0.0.5"}}}}}
 	with := func(f func(*lifecycle.Machine)) Observation {
 		m := deployed
 		f(&m)
@@ -37,7 +38,10 @@ func TestEvaluate(t *testing.T) {
 		{"failed testing active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasFailedTesting }), lifecycle.DriftHardwareFailure, ActQuarantine},
 		{"commissioning active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasCommissioning }), lifecycle.DriftRecommissioned, ActNone},
 		{"deploying active", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.Status = lifecycle.MaasDeploying }), lifecycle.DriftRedeployed, ActQuarantine},
-		{"new IP", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.IPs = []string{"10.0.0.9"} }), lifecycle.DriftIPChanged, ActUpdateHost},
+		{"new IP", lifecycle.NodeActive, with(func(m *lifecycle.Machine) {
+			m.IPs, m.NICs = []string{"10.0.0.9"}, []lifecycle.NIC{{Name: "eno8303", Links: []lifecycle.NICLink{{IP: "10.0.0.9"}}}}
+		}), lifecycle.DriftIPChanged, ActUpdateHost},
+		{"new IP, interfaces unknown", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.IPs, m.NICs = []string{"10.0.0.9"}, nil }), lifecycle.DriftIPChanged, ActNone},
 		{"absent active", lifecycle.NodeActive, Observation{}, lifecycle.DriftMachineDeleted, ActQuarantine},
 		{"absent offline", lifecycle.NodeOffline, Observation{}, lifecycle.DriftMachineDeleted, ActQuarantine},
 		{"sync disabled", lifecycle.NodeActive, with(func(m *lifecycle.Machine) { m.HWSyncEnabled = false }), lifecycle.DriftHWSyncUnhealthy, ActReseedHWSync},
@@ -53,7 +57,7 @@ func TestEvaluate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v := Evaluate(lifecycle.Node{Status: c.node, Host: "10.0.0.5"}, c.obs, p, now)
+			v := Evaluate(lifecycle.Node{Status: c.node, Host: "10.0.0.5"}, c.obs, lifecycle.Site{DeploySSHIface: "eno8303"}, p, now)
 			if diff := cmp.Diff([]any{c.rule, c.action}, []any{v.Rule, v.Action}); diff != "" {
 				t.Fatalf("(-want +got):\n%s", diff)
 			}
@@ -62,6 +66,25 @@ func TestEvaluate(t *testing.T) {
 			}
 			if (v.Action == ActQuarantine) != v.Rule.Quarantines() {
 				t.Fatalf("rule %s quarantines=%v but action %q", v.Rule, v.Rule.Quarantines(), v.Action)
+			}
+		})
+	}
+}
+
+// A changed address is resolved as onboarding resolves it: the site's
+// deploy_ssh_iface first, the first MAAS IP when that NIC has none.
+func TestIPChangedFollowsDeploySSHIface(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	m := lifecycle.Machine{Status: lifecycle.MaasDeployed, PowerState: "on", IPs: []string{"10.16.0.9", "10.99.0.7"},
+		NICs: []lifecycle.NIC{{Name: "eno8303", Links: []lifecycle.NICLink{{IP: "10.16.0.9"}}},
+			{Name: "ens1f0np0", Links: []lifecycle.NICLink{{IP: "10.99.0.7"}}}}}
+	p := lifecycle.DefaultSitePolicy("s1")
+	for iface, want := range map[string]string{"ens1f0np0": "10.99.0.7", "ens2f0np0": "10.16.0.9"} {
+		t.Run(iface, func(t *testing.T) {
+			v := Evaluate(lifecycle.Node{Status: lifecycle.NodeActive, Host: "10.99.0.3"}, Observation{Present: true, Machine: m},
+				lifecycle.Site{DeploySSHIface: iface}, p, now)
+			if v.Action != ActUpdateHost || v.Details["new_host"] != want || v.Details["old_host"] != "10.99.0.3" {
+				t.Fatalf("verdict %s, details %v; want new_host %s", v.Action, v.Details, want)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
@@ -18,7 +17,7 @@ func (d Deps) connect(ctx context.Context, s session, c *runner.Context, m lifec
 	if err != nil {
 		return err
 	}
-	addr, source := deployAddress(nics, s.site.DeploySSHIface, m)
+	addr, source := lifecycle.DeployAddress(nics, s.site.DeploySSHIface, m)
 	if addr == "" {
 		return runner.Classed(lifecycle.FailPostDeployConnectivity, lifecycle.Errorf(lifecycle.CodeUnavailable, "workflow",
 			"machine %s has no address on %s and MAAS reports no IP", m.SystemID, s.site.DeploySSHIface))
@@ -38,26 +37,6 @@ func (d Deps) connect(ctx context.Context, s session, c *runner.Context, m lifec
 	}
 	c.Detail("connectivity", "reachable")
 	return nil
-}
-
-// deployAddress is the first address linked on the interface named
-// iface, else the first IP MAAS reports for the machine; source says
-// which.
-func deployAddress(nics []lifecycle.NIC, iface string, m lifecycle.Machine) (addr, source string) {
-	for _, n := range nics {
-		if n.Name != iface {
-			continue
-		}
-		for _, l := range n.Links {
-			if l.IP != "" {
-				return l.IP, "deploy_ssh_iface " + iface
-			}
-		}
-	}
-	if len(m.IPs) > 0 {
-		return m.IPs[0], fmt.Sprintf("first MAAS IP (deploy_ssh_iface %s has no address)", iface)
-	}
-	return "", ""
 }
 
 // setHost keeps addr as the node's host when it changed.
