@@ -52,15 +52,20 @@ func nodeCreate(ctx context.Context, s *session, args []string) error {
 func nodeBootstrap(ctx context.Context, s *session, args []string) error {
 	fs := s.flags()
 	ttl := ttlFlag(fs)
+	ref := s.nodeRef()
 	fs.StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
-	pos, err := s.parse(args, 1, "ID")
+	pos, err := s.parse(args, 1, "NODE")
 	if err != nil {
 		return err
 	}
 	if s.reason == "" {
 		return usagef("--reason is required")
 	}
-	return s.showTicket(ctx, admin+"/nodes/"+pos[0]+"/bootstrap", map[string]any{"reason": s.reason}, *ttl)
+	id, err := ref(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	return s.showTicket(ctx, admin+"/nodes/"+id+"/bootstrap", map[string]any{"reason": s.reason}, *ttl)
 }
 
 // showTicket posts body (with the ticket's life) and prints the ticket:

@@ -24,7 +24,8 @@ func (tickets) CABundlePEM() []byte {
 
 // TestNodeCreateAndBootstrap: node create prints the node, its
 // onboarding, the expiry and the command once; --ttl sets the ticket's
-// life; node bootstrap issues another; bad command lines change nothing.
+// life; node bootstrap issues another (the node named by id or hostname);
+// bad command lines change nothing.
 func TestNodeCreateAndBootstrap(t *testing.T) {
 	d := startDaemon(t)
 	for _, args := range [][]string{
@@ -56,6 +57,10 @@ func TestNodeCreateAndBootstrap(t *testing.T) {
 	r = d.cli("", "node", "bootstrap", id, "--reason", "script lost", "-o", "json")
 	if r.code != 0 || !strings.Contains(r.stdout, `"command"`) || !strings.Contains(r.stdout, `"node_id": "`+id+`"`) {
 		t.Fatalf("node bootstrap: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	r = d.cli("", "node", "bootstrap", "m01", "--reason", "by hostname", "-o", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"node_id": "`+id+`"`) {
+		t.Fatalf("node bootstrap by hostname: %d %s %s", r.code, r.stdout, r.stderr)
 	}
 	if r := d.cli("", "node", "bootstrap", "ghost", "--reason", "x"); r.code != 4 {
 		t.Errorf("unknown node: exit %d, want 4 (not found)", r.code)
