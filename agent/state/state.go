@@ -72,14 +72,7 @@ func (d Dir) SaveIdentity(keyPEM, certPEM, caPEM []byte) error {
 }
 
 // DropIdentity removes the key and certificate (identity lost).
-func (d Dir) DropIdentity() error {
-	for _, n := range []string{CertFile, KeyFile} {
-		if err := os.Remove(d.path(n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("state: %w", err)
-		}
-	}
-	return nil
-}
+func (d Dir) DropIdentity() error { return d.remove(CertFile, KeyFile) }
 
 // HighWater returns the highest task sequence accepted (0 if none).
 func (d Dir) HighWater() (uint64, error) {
