@@ -38,6 +38,7 @@ var scriptTypes = map[lifecycle.ScriptMode]string{
 func (a *API) bootstrap(w http.ResponseWriter, r *http.Request) {
 	const op = "agentapi.bootstrap"
 	body, m, err := a.fetchScript(r, op)
+	a.cfg.Metrics.fetched(fetchResult(err))
 	if err != nil {
 		if a.enrollLog.Allow("bootstrap", a.cfg.Now(), a.cfg.LogEvery) {
 			a.cfg.Logger.Warn("bootstrap script refused", "component", "agentapi", "remote", r.RemoteAddr, "err", err)
@@ -67,4 +68,13 @@ func (a *API) fetchScript(r *http.Request, op string) ([]byte, lifecycle.ScriptM
 	}
 	body, err := a.cfg.Bootstrap.BootstrapScript(r.Context(), a.cfg.Authority.HashToken(mux.Vars(r)["ticket"]), m)
 	return body, m, err
+}
+
+// fetchResult is the metric label of a bootstrap fetch: an unknown ticket
+// (404) is refused like a used or expired one (409).
+func fetchResult(err error) string {
+	if problem.Status(err) == http.StatusNotFound {
+		return EnrollRefused
+	}
+	return enrollResult(err, false)
 }

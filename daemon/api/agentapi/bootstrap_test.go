@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -47,10 +50,12 @@ func get(t *testing.T, c *http.Client, url string) (int, string, string) {
 
 // TestBootstrapRoute: the fetch needs no client certificate; the ticket
 // reaches the workflow only as its hash; the mode picks the content type;
-// an unknown mode is 422 and an unknown ticket 404, as problem+json.
+// an unknown mode is 422 and an unknown ticket 404, as problem+json;
+// each fetch is counted by result.
 func TestBootstrapRoute(t *testing.T) {
 	s := &scripts{want: pki.HashToken("tkt")}
-	e := agentenv.New(t, agentenv.Options{Configure: func(c *agentapi.Config) { c.Bootstrap = s }})
+	m := agentapi.NewMetrics(prometheus.NewRegistry())
+	e := agentenv.New(t, agentenv.Options{Configure: func(c *agentapi.Config) { c.Bootstrap, c.Metrics = s, m }})
 	c := e.Client(nil)
 	base := e.URL + "/internal/v1/bootstrap/"
 	for _, tc := range []struct {
@@ -71,6 +76,12 @@ func TestBootstrapRoute(t *testing.T) {
 	for _, h := range s.asked {
 		if h == "tkt" || h == "other" {
 			t.Errorf("the plaintext ticket reached the workflow")
+		}
+	}
+	for result, want := range map[string]float64{agentapi.EnrollOK: 3, agentapi.EnrollInvalid: 1, agentapi.EnrollRefused: 1,
+		agentapi.EnrollError: 0} {
+		if got := testutil.ToFloat64(m.BootstrapFetches(result)); got != want {
+			t.Errorf("fetches counted %s = %v, want %v", result, got, want)
 		}
 	}
 }

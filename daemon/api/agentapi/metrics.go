@@ -29,6 +29,7 @@ const (
 // Metrics are the agent API's. A nil *Metrics records nothing.
 type Metrics struct {
 	enroll *prometheus.CounterVec
+	boot   *prometheus.CounterVec
 	auth   *prometheus.CounterVec
 	beats  prometheus.Counter
 }
@@ -39,6 +40,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		enroll: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_agent_enroll_total",
 			Help: "Agent enrollment requests by result."}, []string{"result"}),
+		boot: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_agent_bootstrap_fetches_total",
+			Help: "Bootstrap script fetches by manual hosts, by result."}, []string{"result"}),
 		auth: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_agent_auth_failures_total",
 			Help: "Agent requests refused at authentication, by reason."}, []string{"reason"}),
 		beats: prometheus.NewCounter(prometheus.CounterOpts{Name: "maas_sidecar_agent_heartbeats_total",
@@ -48,11 +51,14 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		EnrollRenewed} {
 		m.enroll.WithLabelValues(r)
 	}
+	for _, r := range []string{EnrollOK, EnrollRateLimited, EnrollInvalid, EnrollRefused, EnrollError} {
+		m.boot.WithLabelValues(r)
+	}
 	for _, r := range []string{AuthNoCertificate, AuthBadCertificate, AuthOtherNode, AuthUnknownNode,
 		AuthDeleted, AuthRevoked, AuthSuperseded} {
 		m.auth.WithLabelValues(r)
 	}
-	reg.MustRegister(m.enroll, m.auth, m.beats)
+	reg.MustRegister(m.enroll, m.boot, m.auth, m.beats)
 	return m
 }
 
@@ -60,6 +66,18 @@ func (m *Metrics) enrolled(result string) {
 	if m != nil {
 		m.enroll.WithLabelValues(result).Inc()
 	}
+}
+
+func (m *Metrics) fetched(result string) {
+	if m != nil {
+		m.boot.WithLabelValues(result).Inc()
+	}
+}
+
+// BootstrapFetches is the counter of one bootstrap fetch result (the
+// enrollment results but replayed and renewed).
+func (m *Metrics) BootstrapFetches(result string) prometheus.Counter {
+	return m.boot.WithLabelValues(result)
 }
 
 func (m *Metrics) heartbeat() {
