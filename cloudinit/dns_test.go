@@ -47,6 +47,7 @@ func TestUpstreamDNSRefusedNamesTheField(t *testing.T) {
 		field string
 	}{
 		{[]string{"1.1.1.1", "dns.example.net"}, "upstream_dns_servers[1]"},
+		{[]string{"fe80::1%x\n[Resolve]\nDNS=6.6.6.6"}, "upstream_dns_servers[0]"}, // a zone may hold a newline
 		{strings.Fields("1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 1.1.1.5 1.1.1.6 1.1.1.7 1.1.1.8 1.1.1.9"), "upstream_dns_servers"},
 	} {
 		p := baseParams(t)

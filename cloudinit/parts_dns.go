@@ -2,8 +2,9 @@ package cloudinit
 
 import (
 	"fmt"
-	"net/netip"
 	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // UpstreamDNSDropIn is where the site's upstream DNS servers are written
@@ -38,8 +39,8 @@ func validateUpstreamDNS(servers []string) error {
 		return &FieldError{"upstream_dns_servers", fmt.Sprintf("at most %d servers", maxUpstreamDNS)}
 	}
 	for i, s := range servers {
-		if _, err := netip.ParseAddr(s); err != nil {
-			return &FieldError{fmt.Sprintf("upstream_dns_servers[%d]", i), fmt.Sprintf("%.64q is not an IP address", s)}
+		if !lifecycle.ValidDNSServer(s) {
+			return &FieldError{fmt.Sprintf("upstream_dns_servers[%d]", i), fmt.Sprintf("%.64q is not an IP address (without a zone)", s)}
 		}
 	}
 	return nil

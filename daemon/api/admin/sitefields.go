@@ -1,8 +1,6 @@
 package admin
 
 import (
-	"net/netip"
-
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -80,8 +78,8 @@ func (f siteFields) check(op string) error {
 		return lifecycle.Invalid(op, "upstream_dns_servers", "at most 8 upstream DNS servers")
 	}
 	for i, d := range f.UpstreamDNSServers {
-		if _, err := netip.ParseAddr(d); err != nil {
-			return lifecycle.Invalid(op, "upstream_dns_servers", "upstream_dns_servers[%d] %.64q is not an IP address", i, d)
+		if !lifecycle.ValidDNSServer(d) {
+			return lifecycle.Invalid(op, "upstream_dns_servers", "upstream_dns_servers[%d] %.64q is not an IP address (without a zone)", i, d)
 		}
 	}
 	if f.Status != nil && *f.Status != lifecycle.SiteActive && *f.Status != lifecycle.SiteDisabled {

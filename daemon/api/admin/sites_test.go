@@ -47,6 +47,7 @@ func TestCreateSiteValidation(t *testing.T) {
 		{"vlan wrong type", map[string]any{"pxe_vlan_vid": "46"}, 400, "pxe_vlan_vid"},
 		{"node pxe iface missing", map[string]any{"node_pxe_iface": nil}, 422, "node_pxe_iface"},
 		{"dns not an IP", map[string]any{"upstream_dns_servers": []string{"dns.example"}}, 422, "upstream_dns_servers"},
+		{"dns with a zone", map[string]any{"upstream_dns_servers": []string{"fe80::1%x\nDNS=6.6.6.6"}}, 422, "upstream_dns_servers"},
 		{"status deleted", map[string]any{"status": "deleted"}, 422, "status"},
 		{"vault path given", map[string]any{"api_token_vault_path": "kv/x"}, 400, "api_token_vault_path"},
 		{"name too long", map[string]any{"name": string(make([]byte, 300))}, 422, "name"},
