@@ -22,10 +22,10 @@ type bootstrapTicket struct {
 	Command      string `json:"command"`
 }
 
-// ttlFlag adds --ttl: the bootstrap ticket's life (default: the site's
-// enrollment_token_ttl_seconds).
+// ttlFlag adds --ttl: the bootstrap ticket's life (default: the shorter
+// of the site's enrollment_token_ttl_seconds and enrollment_timeout_seconds).
 func ttlFlag(fs *flag.FlagSet) *time.Duration {
-	return fs.Duration("ttl", 0, "how long the bootstrap ticket may be used, at least 30s (default: the site's enrollment_token_ttl_seconds)")
+	return fs.Duration("ttl", 0, "how long the bootstrap ticket may be used, at least 30s (default: the shorter of the site's enrollment_token_ttl_seconds and enrollment_timeout_seconds)")
 }
 
 // nodeCreate creates a node in manual mode for a host MAAS does not

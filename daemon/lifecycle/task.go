@@ -99,6 +99,9 @@ type EnrollmentToken struct {
 	// RenewedTo is the hash of the token that replaced this one (which is
 	// spent then): a retried renewal for the same successor is answered again.
 	RenewedTo string `json:"renewed_to,omitempty"`
+	// RenewedFrom is the hash of the expired token this one replaced: a
+	// successor is never granted a renewal of its own (one regeneration).
+	RenewedFrom string `json:"renewed_from,omitempty"`
 	// Purpose is TokenEnroll, or TokenBootstrap for a bootstrap ticket.
 	Purpose TokenPurpose `json:"purpose,omitempty"`
 }

@@ -59,12 +59,15 @@ func (d Deps) retireEnrollment(ctx context.Context, c *runner.Context) error {
 		_, err := d.Enrollment.IssueToken(ctx, n.ID, c.Policy)
 		return err
 	}
-	if n.EnrolledAt == nil && n.AgentCertSerial == "" {
-		if _, err := d.Store.DeleteUnenrolledNode(ctx, n.ID); err != nil {
-			return err
-		}
+	// The store deletes only a node that never enrolled; its conflict (the
+	// agent enrolled, even a moment ago) leaves the quarantine below.
+	_, err = d.Store.DeleteUnenrolledNode(ctx, n.ID)
+	if err == nil {
 		c.Detail("node_deleted", n.ID+" ("+n.Hostname+"), never enrolled; its enrollment tokens with it")
 		return nil
+	}
+	if lifecycle.ErrorCode(err) != lifecycle.CodeConflict {
+		return err
 	}
 	if _, err := d.Enrollment.IssueToken(ctx, n.ID, c.Policy); err != nil {
 		return err

@@ -77,10 +77,10 @@ func notRun(s lifecycle.NodeState) string {
 // its script was never fetched.
 func (d Deps) retireBootstrap(ctx context.Context, c *runner.Context) error {
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
-	if err != nil || n.Status != lifecycle.NodeBootstrapIssued {
-		if err == nil && n.EnrolledAt == nil {
-			return d.retireEnrollment(ctx, c)
-		}
+	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound || (err == nil && n.Status != lifecycle.NodeBootstrapIssued) {
+		return d.retireEnrollment(ctx, c) // gone already (a repeated cancel), or fetched: as a MAAS onboarding
+	}
+	if err != nil {
 		return err
 	}
 	_, err = d.Store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: n.ID, From: lifecycle.NodeBootstrapIssued,

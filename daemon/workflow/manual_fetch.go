@@ -39,6 +39,11 @@ func (d Deps) BootstrapScript(ctx context.Context, ticketHash string, m lifecycl
 	if err != nil {
 		return nil, err
 	}
+	if n.EnrolledAt != nil || n.AgentCertSerial != "" {
+		// An agent enrolled after the ticket was issued: a fresh token
+		// would let a second host take the node's identity over.
+		return nil, lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s's agent has enrolled already: it needs no bootstrap", n.ID)
+	}
 	switch n.Status {
 	case lifecycle.NodeBootstrapIssued:
 		n, err = d.Store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: n.ID, From: lifecycle.NodeBootstrapIssued,

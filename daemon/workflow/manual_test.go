@@ -105,3 +105,42 @@ func TestManualScriptNeverRun(t *testing.T) {
 		t.Errorf("resumed wait ends %v, want a fresh 30m window from %v", r.WaitUntil, fc.Now())
 	}
 }
+
+// TestManualCancel: cancelling a manual onboarding whose script was never
+// fetched deletes the never-enrolled node with its ticket; a cancel whose
+// node is gone already (an earlier try deleted it, then the daemon was
+// killed before the run recorded the cancel) still ends cancelled.
+func TestManualCancel(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	id, nodeID, hash := s.manual("m03", "ticket-m03")
+	s.parkedAt(id, lifecycle.StageWaitForAgentEnrollment, 1, true)
+	cancel := func() error {
+		_, err := s.runner.Act(ctx, runner.ActionRequest{RunID: id, Action: lifecycle.ActionCancel,
+			Actor: "op", Role: "operator", Reason: "host sold"})
+		return err
+	}
+	must(t, cancel())
+	r := s.wait(id, 30*time.Second)
+	if r.Status != lifecycle.JobCancelled {
+		t.Fatalf("run %s/%s: %s\n%s", r.Status, r.FailureClass, r.ErrorMessage, s.events(id))
+	}
+	if _, err := s.store.GetNode(ctx, nodeID); lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+		t.Errorf("node after cancel: %v, want not_found", err)
+	}
+	if _, err := s.store.ConsumeBootstrapTicket(ctx, hash); lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+		t.Errorf("the ticket after cancel: %v, want not_found (deleted with the node)", err)
+	}
+
+	id, nodeID, _ = s.manual("m04", "ticket-m04")
+	s.parkedAt(id, lifecycle.StageWaitForAgentEnrollment, 1, true)
+	_, err := s.store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: nodeID, From: lifecycle.NodeBootstrapIssued,
+		To: lifecycle.NodeEnrolling, Context: lifecycle.TransitionContext{Actor: lifecycle.ActorOnboarding}})
+	must(t, err)
+	_, err = s.store.DeleteUnenrolledNode(ctx, nodeID)
+	must(t, err)
+	must(t, cancel())
+	if r := s.wait(id, 30*time.Second); r.Status != lifecycle.JobCancelled {
+		t.Errorf("cancel with the node gone: run %s/%s: %s\n%s", r.Status, r.FailureClass, r.ErrorMessage, s.events(id))
+	}
+}

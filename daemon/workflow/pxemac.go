@@ -19,10 +19,14 @@ func (d Deps) bindPXEMac(ctx context.Context, c *runner.Context, m lifecycle.Mac
 	if m.BootMAC == "" || m.BootMAC == c.Var(varPXEMac) {
 		return nil
 	}
+	prev := c.Var(varPXEMac)
 	c.SetVar(varPXEMac, m.BootMAC)
 	c.Detail(varPXEMac, m.BootMAC)
 	msg, err := d.choosePower(ctx, c)
 	if err != nil {
+		// A failed attempt keeps its vars: forget the MAC so that the next
+		// attempt chooses the credentials again (Vault back, say).
+		c.SetVar(varPXEMac, prev)
 		return err
 	}
 	c.Detail("power_credentials", msg)

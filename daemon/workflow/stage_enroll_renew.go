@@ -46,6 +46,9 @@ func (d Deps) awaitEnrollment(ctx context.Context, c *runner.Context, n lifecycl
 		until = c.Run.StageStartedAt.Add(c.Policy.TimeoutFor("enrollment_timeout"))
 	}
 	if t.RenewBy != nil && !t.RenewBy.Before(until) {
+		if c.Var(varRenewalFor) == "" { // a crash lost the run's note of the grant
+			c.SetVar(varRenewalFor, stamp(t.CreatedAt))
+		}
 		return wait, nil // granted for this attempt already
 	}
 	return d.grantRenewal(ctx, c, n, until, wait)

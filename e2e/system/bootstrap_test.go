@@ -48,6 +48,14 @@ func TestManualBootstrap(t *testing.T) {
 	if code, detail := fetch(t, m1); code != http.StatusConflict || !strings.Contains(detail, "already used") {
 		t.Errorf("second fetch: %d %q, want 409 already used", code, detail)
 	}
+	again := t.TempDir()
+	if out, err := execCommand(t, m1.Command, again); err == nil || !strings.Contains(out, "HTTP 409") ||
+		!strings.Contains(out, "already used") {
+		t.Errorf("the command pasted again: %v, output %q; want a failure saying HTTP 409, already used", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(again, "calls.log")); err == nil {
+		t.Error("the refused command installed something")
+	}
 	if n := w.manualNode(m1.NodeID); n.Node.Status != "enrolling" {
 		t.Errorf("after the fetch the node is %s, want enrolling", n.Node.Status)
 	}
@@ -120,6 +128,21 @@ func (w *world) createManual(host string, extra ...string) manualTicket {
 // host whose root is root: sudo, apt-get, systemctl and dpkg are stubs.
 func runCommand(t *testing.T, command, root string) {
 	t.Helper()
+	out, err := execCommand(t, command, root)
+	if err != nil {
+		t.Fatalf("the bootstrap command failed: %v\n%s", err, out)
+	}
+	calls, _ := os.ReadFile(filepath.Join(root, "calls.log"))
+	if !strings.Contains(string(calls), "apt-get install -y -o Dpkg::Options::=--force-confold "+root+"/var/lib/gpuaas-bootstrap/gpuaas-node-agent.deb") ||
+		!strings.Contains(string(calls), "systemctl enable gpuaas-node-agent.service") {
+		t.Fatalf("the package was not installed and enabled:\n%s\n%s", calls, out)
+	}
+}
+
+// execCommand runs command with sh on the simulated host and returns its
+// output and exit error.
+func execCommand(t *testing.T, command, root string) (string, error) {
+	t.Helper()
 	bin := t.TempDir()
 	stubs := map[string]string{
 		"sudo":      `exec env GPUAAS_BOOTSTRAP_ROOT="$ROOT" "$@"`,
@@ -135,14 +158,7 @@ func runCommand(t *testing.T, command, root string) {
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Env = append(os.Environ(), "ROOT="+root, "PATH="+bin+":"+os.Getenv("PATH"))
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the bootstrap command failed: %v\n%s", err, out)
-	}
-	calls, _ := os.ReadFile(filepath.Join(root, "calls.log"))
-	if !strings.Contains(string(calls), "apt-get install -y -o Dpkg::Options::=--force-confold "+root+"/var/lib/gpuaas-bootstrap/gpuaas-node-agent.deb") ||
-		!strings.Contains(string(calls), "systemctl enable gpuaas-node-agent.service") {
-		t.Fatalf("the package was not installed and enabled:\n%s\n%s", calls, out)
-	}
+	return string(out), err
 }
 
 // fetch GETs the ticket's URL as the host would (the daemon's CA trusted)

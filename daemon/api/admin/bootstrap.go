@@ -96,15 +96,20 @@ func checkReason(op, reason string) error {
 	return nil
 }
 
-// ticketTTL is the ticket's life: the policy's enrollment token TTL, or
-// the asked seconds (30 up to that TTL).
+// ticketTTL is the ticket's life: the asked seconds, or by default the
+// longest allowed, which is the policy's enrollment token TTL or its
+// enrollment timeout, whichever is shorter: the manual onboarding waits
+// for the agent that long, and a ticket must not outlive the run that
+// would activate its node.
 func ticketTTL(op string, secs int, pol lifecycle.SitePolicy) (time.Duration, error) {
+	most := min(pol.EnrollmentTokenTTLSeconds, pol.EnrollmentTimeoutSeconds)
 	if secs == 0 {
-		return time.Duration(pol.EnrollmentTokenTTLSeconds) * time.Second, nil
+		return time.Duration(most) * time.Second, nil
 	}
-	if secs < 30 || secs > pol.EnrollmentTokenTTLSeconds {
-		return 0, lifecycle.Invalid(op, "ticket_ttl_seconds", "ticket_ttl_seconds %d is outside 30-%d (the site's enrollment_token_ttl_seconds)",
-			secs, pol.EnrollmentTokenTTLSeconds)
+	if secs < 30 || secs > most {
+		return 0, lifecycle.Invalid(op, "ticket_ttl_seconds",
+			"ticket_ttl_seconds %d is outside 30-%d (the shorter of the site's enrollment_token_ttl_seconds and enrollment_timeout_seconds)",
+			secs, most)
 	}
 	return time.Duration(secs) * time.Second, nil
 }

@@ -113,6 +113,9 @@ func TestCreateNodeRefuses(t *testing.T) {
 		{"no reason", map[string]any{"reason": ""}, 422, "reason"},
 		{"ttl too short", map[string]any{"ticket_ttl_seconds": 5}, 422, "ticket_ttl_seconds"},
 		{"ttl past the policy", map[string]any{"ticket_ttl_seconds": 99999999}, 422, "ticket_ttl_seconds"},
+		// The token TTL is 7200 s, the enrollment timeout 1800 s: a ticket
+		// must not outlive the manual run's wait.
+		{"ttl past the enrollment timeout", map[string]any{"ticket_ttl_seconds": 3600}, 422, "ticket_ttl_seconds"},
 		{"hostname taken", map[string]any{"hostname": "M01"}, 409, ""},
 		{"unknown field", map[string]any{"ipmi_ip": "10.0.0.1"}, 400, "ipmi_ip"},
 	} {

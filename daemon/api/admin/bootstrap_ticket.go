@@ -65,10 +65,15 @@ func (a *API) issueBootstrap(r *http.Request, c *call, n lifecycle.Node, ttl tim
 
 // bootstrapCommand is the line an operator pastes on the host: it checks
 // the agent API against the daemon's CA (carried inline, base64), fetches
-// the script once and runs it as root.
+// the script once and runs it as root. It exits non-zero when the fetch
+// is refused (printing the daemon's answer, which says why) or the script
+// fails, and removes its temporary directory either way. curl's
+// --fail-with-body is avoided: older releases lack it.
 func bootstrapCommand(url string, caPEM []byte) string {
-	return fmt.Sprintf(`d=$(mktemp -d) && echo '%s' | base64 -d >"$d/ca.pem" && `+
-		`curl -fsS --cacert "$d/ca.pem" -o "$d/bootstrap.sh" '%s' && sudo sh "$d/bootstrap.sh"; rm -rf "$d"`,
+	return fmt.Sprintf(`(d=$(mktemp -d) && trap 'rm -rf "$d"' EXIT && echo '%s' | base64 -d >"$d/ca.pem" && `+
+		`c=$(curl -sS --cacert "$d/ca.pem" -o "$d/bootstrap.sh" -w '%%{http_code}' '%s') && `+
+		`if [ "$c" != 200 ]; then echo "bootstrap fetch refused (HTTP $c):" >&2; cat "$d/bootstrap.sh" >&2; echo >&2; exit 1; fi && `+
+		`sudo sh "$d/bootstrap.sh")`,
 		base64.StdEncoding.EncodeToString(caPEM), url)
 }
 

@@ -15,6 +15,8 @@ func Grant(op string, t lifecycle.EnrollmentToken, ok bool, until time.Time) (li
 		return t, lifecycle.Errorf(lifecycle.CodeNotFound, op, "the node has no enrollment token")
 	case t.UsedAt != nil:
 		return t, lifecycle.Errorf(lifecycle.CodeConflict, op, "the node's enrollment token was already used")
+	case t.RenewedFrom != "":
+		return t, lifecycle.Errorf(lifecycle.CodeConflict, op, "the node's enrollment token is a renewal already; it is not renewed again")
 	case until.IsZero():
 		return t, lifecycle.Invalid(op, "until", "a renewal grant needs an end")
 	}
@@ -73,5 +75,6 @@ func Renew(op string, r Renewal, nodeID string, now time.Time) (old, next lifecy
 	}
 	old.UsedAt, old.RenewedTo = &now, next.Hash
 	next.CreatedAt, next.UsedAt, next.UsedBy, next.RenewBy, next.RenewedTo = now, nil, "", nil, ""
+	next.RenewedFrom = old.Hash
 	return old, next, false, nil
 }

@@ -19,16 +19,19 @@ func TestGrant(t *testing.T) {
 	used.UsedAt = &now
 	ticket := tok
 	ticket.Purpose = lifecycle.TokenBootstrap
+	successor := tok
+	successor.RenewedFrom = "h0"
 	for name, c := range map[string]struct {
 		tok   lifecycle.EnrollmentToken
 		ok    bool
 		until time.Time
 		code  lifecycle.Code
 	}{
-		"no token": {tok, false, now, lifecycle.CodeNotFound},
-		"a ticket": {ticket, true, now.Add(time.Hour), lifecycle.CodeNotFound},
-		"spent":    {used, true, now, lifecycle.CodeConflict},
-		"no end":   {tok, true, time.Time{}, lifecycle.CodeInvalid},
+		"no token":    {tok, false, now, lifecycle.CodeNotFound},
+		"a ticket":    {ticket, true, now.Add(time.Hour), lifecycle.CodeNotFound},
+		"a successor": {successor, true, now.Add(time.Hour), lifecycle.CodeConflict},
+		"spent":       {used, true, now, lifecycle.CodeConflict},
+		"no end":      {tok, true, time.Time{}, lifecycle.CodeInvalid},
 	} {
 		if _, err := Grant("op", c.tok, c.ok, c.until); lifecycle.ErrorCode(err) != c.code {
 			t.Errorf("%s: %v, want %s", name, err, c.code)
@@ -78,7 +81,8 @@ func TestRenew(t *testing.T) {
 			if tt.code != "" || replay {
 				return
 			}
-			if old.UsedAt == nil || !old.UsedAt.Equal(now) || old.RenewedTo != "h2" || !next.CreatedAt.Equal(now) || next.RenewBy != nil {
+			if old.UsedAt == nil || !old.UsedAt.Equal(now) || old.RenewedTo != "h2" || !next.CreatedAt.Equal(now) || next.RenewBy != nil ||
+				next.RenewedFrom != "h" {
 				t.Fatalf("old %+v next %+v", old, next)
 			}
 		})

@@ -52,9 +52,11 @@ func testEnrollmentRenewal(t *testing.T, e *env) {
 	e.wantCode(err, lifecycle.CodeConflict) // one renewal per grant
 	newest, err := e.st.NodeEnrollmentToken(e.ctx, n.ID)
 	e.must(err)
-	if newest.Hash != "r2" {
-		t.Fatalf("newest token = %s, want the successor", newest.Hash)
+	if newest.Hash != "r2" || newest.RenewedFrom != "r1" {
+		t.Fatalf("newest token = %s (renewed from %q), want the successor of r1", newest.Hash, newest.RenewedFrom)
 	}
+	_, err = e.st.GrantEnrollmentRenewal(e.ctx, n.ID, e.clock.Now().Add(time.Hour))
+	e.wantCode(err, lifecycle.CodeConflict) // a successor is never granted: one regeneration
 	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "r1", n.ID, "key-1")
 	e.wantCode(err, lifecycle.CodeConflict)
 	_, err = e.st.ConsumeEnrollmentToken(e.ctx, "r2", n.ID, "key-1")
