@@ -12,12 +12,9 @@ import (
 // checks the host answers there. An address that cannot be found or
 // reached is post_deploy_connectivity_failure (bounded retry, then an
 // operator).
+// The machine's interfaces come with it (MAAS's interface_set).
 func (d Deps) connect(ctx context.Context, s session, c *runner.Context, m lifecycle.Machine) error {
-	nics, err := s.maas.NICs(ctx, m.SystemID)
-	if err != nil {
-		return err
-	}
-	addr, source := lifecycle.DeployAddress(nics, s.site.DeploySSHIface, m)
+	addr, source := lifecycle.DeployAddress(m.NICs, s.site.DeploySSHIface, m)
 	if addr == "" {
 		return runner.Classed(lifecycle.FailPostDeployConnectivity, lifecycle.Errorf(lifecycle.CodeUnavailable, "workflow",
 			"machine %s has no address on %s and MAAS reports no IP", m.SystemID, s.site.DeploySSHIface))

@@ -56,13 +56,13 @@ func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, er
 // waitForDeployed parks until Deployed; a failed deployment routes to the
 // classification stage instead of failing the run.
 func (d Deps) waitForDeployed(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	_, m, err := d.refresh(ctx, c)
+	s, m, err := d.refresh(ctx, c)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
 	switch m.Status {
 	case lifecycle.MaasDeployed:
-		if err := d.recordHost(ctx, c, m); err != nil {
+		if err := d.recordHost(ctx, c, s.site, m); err != nil {
 			return runner.Outcome{}, err
 		}
 		return runner.Done("Deployed " + strings.Join(m.IPs, ",")), nil
@@ -76,13 +76,16 @@ func (d Deps) waitForDeployed(ctx context.Context, c *runner.Context) (runner.Ou
 		"workflow", "waiting for Deployed, MAAS moved machine %s to %s out of band", m.SystemID, m.Status))
 }
 
-// recordHost keeps the deployed address on the node (seed 001 §8.1).
-func (d Deps) recordHost(ctx context.Context, c *runner.Context, m lifecycle.Machine) error {
-	if c.Run.NodeID == "" || len(m.IPs) == 0 {
+// recordHost keeps the deployed address on the node (seed 001 §8.1): the
+// one on the site's deploy_ssh_iface, chosen as ensure_hardware_sync and
+// the reconciler choose it (lifecycle.DeployAddress).
+func (d Deps) recordHost(ctx context.Context, c *runner.Context, site lifecycle.Site, m lifecycle.Machine) error {
+	addr, _ := lifecycle.DeployAddress(m.NICs, site.DeploySSHIface, m)
+	if c.Run.NodeID == "" || addr == "" {
 		return nil
 	}
 	_, err := d.Store.UpdateNode(ctx, c.Run.NodeID, func(n *lifecycle.Node) error {
-		n.Host, n.MaasSystemID = m.IPs[0], m.SystemID
+		n.Host, n.MaasSystemID = addr, m.SystemID
 		return nil
 	})
 	return err
