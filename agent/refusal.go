@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -108,7 +107,7 @@ func (a *Agent) dropToken(tok string) {
 
 func (a *Agent) tokenPath() string { return a.o.Root.Path(a.o.Config.EnrollmentTokenPath) }
 
-func tokenDigest(tok string) string { return fmt.Sprintf("%x", sha256.Sum256([]byte(tok))) }
+func tokenDigest(tok string) string { return wire.TokenHash(tok) }
 
 // retryAfter is how long the daemon asked the agent to wait (429 and
 // 503 with Retry-After), capped; zero when it did not.

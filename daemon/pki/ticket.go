@@ -2,8 +2,6 @@ package pki
 
 import (
 	"context"
-	"encoding/base64"
-	"io"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -20,15 +18,5 @@ func (p *PKI) IssueBootstrapTicket(ctx context.Context, st lifecycle.EnrollmentS
 	if ttl <= 0 {
 		return "", time.Time{}, lifecycle.Invalid(op, "ttl", "a bootstrap ticket needs a positive lifetime")
 	}
-	raw := make([]byte, tokenBytes)
-	if _, err := io.ReadFull(p.opts.Rand, raw); err != nil {
-		return "", time.Time{}, lifecycle.Wrap(lifecycle.CodeInternal, op, err)
-	}
-	ticket := base64.RawURLEncoding.EncodeToString(raw)
-	exp := p.opts.Now().Add(ttl)
-	rec := lifecycle.EnrollmentToken{Hash: HashToken(ticket), NodeID: nodeID, ExpiresAt: exp, Purpose: lifecycle.TokenBootstrap}
-	if err := st.CreateEnrollmentToken(ctx, rec); err != nil {
-		return "", time.Time{}, err
-	}
-	return ticket, exp, nil
+	return p.issue(ctx, st, op, lifecycle.EnrollmentToken{NodeID: nodeID, Purpose: lifecycle.TokenBootstrap}, ttl)
 }
