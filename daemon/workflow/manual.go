@@ -41,19 +41,11 @@ func (d Deps) waitForManualEnrollment(ctx context.Context, c *runner.Context) (r
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "node %s is %s, not waiting for its agent", n.ID, n.Status))
 	case n.EnrolledAt != nil && n.Status == lifecycle.NodeEnrolling:
-		_, err = d.Store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: n.ID, From: lifecycle.NodeEnrolling,
-			To: lifecycle.NodeActive, Context: lifecycle.TransitionContext{Actor: lifecycle.ActorOnboarding}})
-		if err != nil {
-			return runner.Outcome{}, err
-		}
-		return runner.Complete("agent enrolled; node active"), nil
+		return d.activate(ctx, n)
 	}
 	c.Detail("node_status", string(n.Status))
 	limit := c.Policy.TimeoutFor("enrollment_timeout")
-	deadline := c.Now().Add(limit)
-	if c.Run.StageStartedAt != nil {
-		deadline = c.Run.StageStartedAt.Add(limit)
-	}
+	deadline := stageDeadline(c, "enrollment_timeout")
 	if !c.Now().Before(deadline) {
 		return runner.Outcome{}, runner.Classed(lifecycle.FailAgentEnrollment, lifecycle.Errorf(lifecycle.CodeConflict, "workflow",
 			"no agent enrolled for node %s within enrollment_timeout_seconds (%s); the node is %s: the bootstrap script %s. "+

@@ -44,13 +44,7 @@ func (d Deps) agentTask(ctx context.Context, c *runner.Context, typ lifecycle.Ta
 
 // taskDeadline is when the stage attempt stops waiting for the agent:
 // its start plus the site policy's agent_task_timeout.
-func taskDeadline(c *runner.Context) time.Time {
-	start := c.Now()
-	if c.Run.StageStartedAt != nil {
-		start = *c.Run.StageStartedAt
-	}
-	return start.Add(c.Policy.TimeoutFor("agent_task_timeout"))
-}
+func taskDeadline(c *runner.Context) time.Time { return stageDeadline(c, "agent_task_timeout") }
 
 // awaitTask parks on the node until the task's result arrives (the agent
 // API's result hook wakes NodeKey), or fails the stage with an

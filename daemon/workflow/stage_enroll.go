@@ -2,14 +2,16 @@ package workflow
 
 import (
 	"context"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
 // waitForAgentEnrollment waits for the agent to enroll (the agent API
-// wakes NodeKey; an expired token is renewed once: awaitEnrollment), then, the health checks behind it, moves the node
-// enrolling -> active. A node already active is a late success, adopted.
+// wakes NodeKey; an expired token is renewed once: awaitEnrollment),
+// then, the health checks behind it, moves the node enrolling -> active.
+// A node already active is a late success, adopted.
 func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
 	if err != nil {
@@ -25,10 +27,25 @@ func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (ru
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "agent enrolled but node %s is %s", n.ID, n.Status))
 	}
-	_, err = d.Store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: n.ID, From: lifecycle.NodeEnrolling,
+	return d.activate(ctx, n)
+}
+
+// activate moves the enrolled node n enrolling -> active and completes
+// the onboarding (MAAS or manual).
+func (d Deps) activate(ctx context.Context, n lifecycle.Node) (runner.Outcome, error) {
+	_, err := d.Store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: n.ID, From: lifecycle.NodeEnrolling,
 		To: lifecycle.NodeActive, Context: lifecycle.TransitionContext{Actor: lifecycle.ActorOnboarding}})
 	if err != nil {
 		return runner.Outcome{}, err
 	}
 	return runner.Complete("agent enrolled; node active"), nil
+}
+
+// stageDeadline is when the current stage attempt's policy timeout key
+// runs out: measured from the attempt's start.
+func stageDeadline(c *runner.Context, key string) time.Time {
+	if c.Run.StageStartedAt != nil {
+		return c.Run.StageStartedAt.Add(c.Policy.TimeoutFor(key))
+	}
+	return c.Now().Add(c.Policy.TimeoutFor(key))
 }

@@ -41,10 +41,7 @@ func (d Deps) awaitEnrollment(ctx context.Context, c *runner.Context, n lifecycl
 	case c.Now().Before(t.ExpiresAt.Add(-renewLead)):
 		return runner.Wait(t.ExpiresAt.Add(-renewLead), lifecycle.NodeKey(n.ID)), nil
 	}
-	until := c.Now().Add(c.Policy.TimeoutFor("enrollment_timeout"))
-	if c.Run.StageStartedAt != nil {
-		until = c.Run.StageStartedAt.Add(c.Policy.TimeoutFor("enrollment_timeout"))
-	}
+	until := stageDeadline(c, "enrollment_timeout")
 	if t.RenewBy != nil && !t.RenewBy.Before(until) {
 		if c.Var(varRenewalFor) == "" { // a crash lost the run's note of the grant
 			c.SetVar(varRenewalFor, stamp(t.CreatedAt))
