@@ -66,8 +66,29 @@ func (a *API) fetchScript(r *http.Request, op string) ([]byte, lifecycle.ScriptM
 	if !m.Valid() {
 		return nil, "", lifecycle.Invalid(op, "mode", "mode %.32q is not shell or cloud_init", m)
 	}
-	body, err := a.cfg.Bootstrap.BootstrapScript(r.Context(), a.cfg.Authority.HashToken(mux.Vars(r)["ticket"]), m)
+	ticket := mux.Vars(r)["ticket"]
+	if !plausibleTicket(ticket) { // answered without a store transaction
+		return nil, "", lifecycle.Errorf(lifecycle.CodeNotFound, op, "unknown bootstrap ticket")
+	}
+	body, err := a.cfg.Bootstrap.BootstrapScript(r.Context(), a.cfg.Authority.HashToken(ticket), m)
 	return body, m, err
+}
+
+// ticketLen is the length of a ticket: 32 random bytes, base64url
+// without padding (daemon/pki).
+const ticketLen = 43
+
+// plausibleTicket reports whether s has a ticket's shape.
+func plausibleTicket(s string) bool {
+	if len(s) != ticketLen {
+		return false
+	}
+	for _, r := range s {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // fetchResult is the metric label of a bootstrap fetch: an unknown ticket
