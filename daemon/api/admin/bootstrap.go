@@ -122,6 +122,12 @@ func (a *API) hostnameFree(r *http.Request, op, siteID, host string) error {
 		return err
 	}
 	for _, n := range nodes {
+		if n.Hostname == host && n.Status == lifecycle.NodeBootstrapIssued {
+			// A create whose ticket could not be issued leaves this node:
+			// a new ticket, not a second node, is what the operator needs.
+			return lifecycle.Errorf(lifecycle.CodeConflict, op, "hostname %s is already node %s (bootstrap_issued): "+
+				"issue it a new bootstrap command with `maas-sidecar node bootstrap %s --reason ...`", host, n.ID, n.ID)
+		}
 		if n.Hostname == host && n.Status != lifecycle.NodeDeleted {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "hostname %s is already node %s (%s)", host, n.ID, n.Status)
 		}

@@ -129,6 +129,9 @@ func TestCreateNodeRefuses(t *testing.T) {
 			if r.Code != tc.code {
 				t.Fatalf("status %d, want %d: %s", r.Code, tc.code, r.Body)
 			}
+			if tc.name == "hostname taken" && !strings.Contains(string(r.Body), "node bootstrap "+first.NodeID) {
+				t.Errorf("a host name held by a bootstrap_issued node does not point at node bootstrap: %s", r.Body)
+			}
 			if tc.field != "" {
 				if f, _ := r.problem(t); f != tc.field {
 					t.Errorf("field %q, want %q", f, tc.field)
