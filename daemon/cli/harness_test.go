@@ -136,6 +136,6 @@ func (prober) Probe(_ context.Context, _, key string) (admin.MAASInfo, error) {
 	if key != "ck:tk:good-secret" {
 		return admin.MAASInfo{}, lifecycle.Errorf(lifecycle.CodeUnauthorized, "maas", "refused")
 	}
-	return admin.MAASInfo{Version: "3.6.5", User: "admin", RackControllers: []admin.RackController{{SystemID: "rack01",
+	return admin.MAASInfo{Version: "3.6.5", User: "admin", Admin: true, RackControllers: []admin.RackController{{SystemID: "rack01",
 		Hostname: "maas-region-1", Version: "3.6.5", Services: map[string]string{"rackd": "running", "dhcpd6": "off", "tftp": "dead"}}}}, nil
 }

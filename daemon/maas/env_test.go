@@ -38,7 +38,7 @@ type env struct {
 func newEnv(t testing.TB, n int) *env {
 	t.Helper()
 	e := &env{clock: clockwork.NewFakeClock(), logs: &bytes.Buffer{}}
-	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Clock: e.clock, Speed: 100, Seed: 3,
+	sim, err := maassim.New(maassim.Options{APIKey: apiKey, UserAPIKey: userKey, Clock: e.clock, Speed: 100, Seed: 3,
 		CustomImages: []string{"gpuaas-ubuntu-2204"}})
 	if err != nil {
 		t.Fatal(err)

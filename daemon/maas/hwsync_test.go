@@ -53,3 +53,38 @@ func TestRackControllersList(t *testing.T) {
 		t.Fatalf("%+v %v", rcs, err)
 	}
 }
+
+// userKey is a non-admin user's key on the simulator of newEnv.
+const userKey = "ck-user:tk-user:ts-user-secret"
+
+// TestAdminOnlyCallsRefuseAUserKey: a key of a user who is not a MAAS
+// admin reads the configuration but may not set it, turn hardware sync
+// on or read a machine token: 403 "This method is reserved for admin
+// users.", the client's forbidden; whoami says so.
+func TestAdminOnlyCallsRefuseAUserKey(t *testing.T) {
+	e := newEnv(t, 1)
+	ctx := context.Background()
+	c := e.newClient(t, userKey)
+	if u, err := c.WhoAmI(ctx); err != nil || u.IsSuperuser || u.Username != "user" {
+		t.Fatalf("whoami = %+v, %v; want user, not a superuser", u, err)
+	}
+	if _, err := c.HardwareSyncInterval(ctx); err != nil {
+		t.Fatalf("get_config as a user: %v", err)
+	}
+	ms, err := c.Machines(ctx, lifecycle.MachineFilter{})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("machines: %v", err)
+	}
+	for name, call := range map[string]func() error{
+		"set_config":     func() error { return c.SetHardwareSyncInterval(ctx, 5*time.Minute) },
+		"enable_hw_sync": func() error { _, err := c.EnableHWSync(ctx, ms[0].SystemID); return err },
+		"get_token":      func() error { _, err := c.MachineToken(ctx, ms[0].SystemID); return err },
+	} {
+		if err := call(); lifecycle.ErrorCode(err) != lifecycle.CodeForbidden {
+			t.Errorf("%s as a user: %v, want forbidden", name, err)
+		}
+	}
+	if d, _ := e.client.HardwareSyncInterval(ctx); d != 15*time.Minute {
+		t.Errorf("the refused set_config changed the interval to %v", d)
+	}
+}

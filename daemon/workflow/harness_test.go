@@ -32,6 +32,9 @@ import (
 
 const apiKey = "ck-site1:tk-site1:ts-site1-secret"
 
+// userKey is a key of a MAAS user who is not an admin.
+const userKey = "ck-user:tk-user:ts-user-secret"
+
 // site is one simulated MAAS site with the daemon's core running on it:
 // the real MAAS client over the simulator, a store (bbolt unless the
 // options open another), the runner with the onboarding workflow, and a
@@ -83,8 +86,8 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	if o.pollInterval == 0 {
 		o.pollInterval = 20 * time.Millisecond
 	}
-	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Speed: o.speed, Seed: 7, TickInterval: 5 * time.Millisecond,
-		Version: o.maasVersion})
+	sim, err := maassim.New(maassim.Options{APIKey: apiKey, UserAPIKey: userKey, Speed: o.speed, Seed: 7,
+		TickInterval: 5 * time.Millisecond, Version: o.maasVersion})
 	must(t, err)
 	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{},
 		hostsUp: map[string]*simhost.Host{}, outbox: newMemOutbox(), metrics: &memMetrics{}}

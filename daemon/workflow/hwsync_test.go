@@ -301,3 +301,25 @@ func TestPreflightMissingCapability(t *testing.T) {
 		}
 	}
 }
+
+// TestPreflightRefusesANonAdminKey: a site whose MAAS key is a non-admin
+// user's stops at its preflight (site_capability_missing, naming the
+// user), before any MAAS call that changes something.
+func TestPreflightRefusesANonAdminKey(t *testing.T) {
+	s := newSite(t)
+	site, err := s.store.GetSite(context.Background(), "site-1")
+	must(t, err)
+	s.secrets.put(site.APITokenVaultPath, map[string]string{"token": userKey})
+	r := s.wait(s.onboard("c13u31", "10.0.13.31"), 30*time.Second)
+	if r.Status != lifecycle.JobFailedManualIntervention || r.FailureClass != lifecycle.FailSiteCapabilityMissing ||
+		r.CurrentStage != lifecycle.StageLoadSiteConfig || !strings.Contains(r.ErrorMessage, "not a MAAS admin") {
+		t.Fatalf("%s/%s at %s: %s", r.Status, r.FailureClass, r.CurrentStage, r.ErrorMessage)
+	}
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	for _, c := range s.log.calls {
+		if !strings.HasPrefix(c, "GET ") {
+			t.Fatalf("the run changed MAAS: %s", c)
+		}
+	}
+}

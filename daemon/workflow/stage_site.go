@@ -8,8 +8,8 @@ import (
 )
 
 // loadSiteConfig is the preflight (seed 001 §4.14): site active, MAAS
-// reachable, token valid, policy sane, and the MAAS version offering the
-// capabilities the policy needs (hardware sync: MAAS >= 3.4.0).
+// reachable, token valid and an admin's, policy sane, and the MAAS version
+// offering the capabilities the policy needs (hardware sync: MAAS >= 3.4.0).
 func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	site, err := d.Store.GetSite(ctx, c.Run.SiteID)
 	if err != nil {
@@ -38,6 +38,11 @@ func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Out
 	}
 	c.Detail("maas_version", v.Version)
 	c.Detail("maas_user", user.Username)
+	if !user.IsSuperuser {
+		return runner.Outcome{}, runner.Classed(lifecycle.FailSiteCapabilityMissing, lifecycle.Errorf(lifecycle.CodeConflict, "workflow",
+			"the site's MAAS API key belongs to %s, who is not a MAAS admin: commissioning, storage layout and machine tokens need an admin's key; "+
+				"write one with `maas-sidecar site credentials`, then resume", user.Username))
+	}
 	if capability, msg, ok := v.MissingCapability(lifecycle.RequiredMaasCapabilities(c.Policy)); !ok {
 		c.Detail("missing_capability", capability.Name)
 		return runner.Outcome{}, runner.Classed(lifecycle.FailSiteCapabilityMissing,

@@ -79,6 +79,10 @@ func (a *API) putCredentials(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, credentialsRefused(op, err)
 	}
+	if !info.Admin {
+		return 0, nil, lifecycle.Invalid(op, "maas_api_key", "maas_api_key belongs to MAAS user %.64q, who is not a MAAS admin: "+
+			"commissioning, storage layout, machine tokens and the hardware-sync settings need an admin's key; nothing was written", info.User)
+	}
 	res := credentialsResult{SiteID: s.ID, MAAS: info}
 	for _, w := range q.writes(s) {
 		if err := a.secrets.Write(r.Context(), w.path, w.data); err != nil {

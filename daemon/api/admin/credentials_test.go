@@ -62,6 +62,7 @@ func TestCredentialsRefused(t *testing.T) {
 	}{
 		{"wrong token", id, credsBody("simconsumer:simtoken:wrong"), 422, "maas_api_key"},
 		{"unknown consumer", id, credsBody("a:b:c"), 422, "maas_api_key"},
+		{"not a MAAS admin's key", id, credsBody(simUserKey), 422, "maas_api_key"},
 		{"unreachable", down, credsBody(simKey), 422, "api_base_url"},
 		{"key missing", id, map[string]any{"deploy_password": "x"}, 422, "maas_api_key"},
 		{"key malformed", id, credsBody("no-colons"), 422, "maas_api_key"},

@@ -52,6 +52,9 @@ type MAASInfo struct {
 	Subversion   string   `json:"subversion,omitempty"`
 	Capabilities []string `json:"capabilities,omitempty"`
 	User         string   `json:"user"`
+	// Admin says whether User is a MAAS admin, which the workflows need
+	// (commissioning, storage layout, machine tokens, settings).
+	Admin bool `json:"admin"`
 	// RackControllers are the region's rack controllers (rackcontrollers/);
 	// RackProblem says why they could not be read.
 	RackControllers []RackController `json:"rack_controllers,omitempty"`

@@ -73,7 +73,7 @@ func newEnv(t *testing.T) *env {
 }
 
 func (e *env) startMAAS() {
-	sim, err := maassim.New(maassim.Options{APIKey: simKey})
+	sim, err := maassim.New(maassim.Options{APIKey: simKey, UserAPIKey: simUserKey})
 	e.must(err)
 	srv := httptest.NewServer(sim)
 	e.t.Cleanup(srv.Close)
@@ -195,7 +195,7 @@ type simProber struct{}
 func (simProber) Probe(ctx context.Context, baseURL, key string) (admin.MAASInfo, error) {
 	r, err := maas.Probe(ctx, maas.Config{BaseURL: baseURL, APIKey: lifecycle.Secret(key), ReadRetries: -1})
 	info := admin.MAASInfo{Version: r.Version.Version, Subversion: r.Version.Subversion, Capabilities: r.Version.Capabilities,
-		User: r.User.Username}
+		User: r.User.Username, Admin: r.User.IsSuperuser}
 	for _, rc := range r.Racks {
 		info.RackControllers = append(info.RackControllers, admin.RackController{SystemID: rc.SystemID, Hostname: rc.Hostname,
 			Version: rc.Version, Services: rc.Services})
@@ -219,3 +219,6 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// simUserKey is a key of a MAAS user who is not an admin.
+const simUserKey = "simuser:usertoken:user-secret"

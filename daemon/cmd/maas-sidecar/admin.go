@@ -47,7 +47,7 @@ func (p maasProber) Probe(ctx context.Context, baseURL, apiKey string) (admin.MA
 // maasInfo is a probe's answer for the admin API.
 func maasInfo(r maas.ProbeResult) admin.MAASInfo {
 	info := admin.MAASInfo{Version: r.Version.Version, Subversion: r.Version.Subversion, Capabilities: r.Version.Capabilities,
-		User: r.User.Username}
+		User: r.User.Username, Admin: r.User.IsSuperuser}
 	for _, rc := range r.Racks {
 		info.RackControllers = append(info.RackControllers, admin.RackController{SystemID: rc.SystemID, Hostname: rc.Hostname,
 			Version: rc.Version, Services: rc.Services})

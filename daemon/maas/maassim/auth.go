@@ -14,10 +14,20 @@ const timestampWindow = 300 * time.Second
 var oauthRequired = []string{"oauth_consumer_key", "oauth_token", "oauth_signature",
 	"oauth_signature_method", "oauth_timestamp", "oauth_nonce"}
 
-// principal is who signed a request: the admin user or a machine token.
+// principal is who signed a request: the admin user, the non-admin user
+// (admin false, machine nil) or a machine token.
 type principal struct {
 	admin   bool
 	machine *machine
+}
+
+// adminOnly is what MAAS answers a non-admin for an admin-only call
+// (MAASAPIForbidden, 403 text).
+func adminOnly(c *call) *apiError {
+	if c.who.admin {
+		return nil
+	}
+	return forbidden("This method is reserved for admin users.")
 }
 
 // parseOAuth reads an "Authorization: OAuth k="v", ..." header; values are
@@ -85,6 +95,12 @@ func (s *Sim) lookupToken(consumer, tok string) (principal, string, *apiError) {
 			return principal{}, "", errorf(http.StatusUnauthorized, "Authorization Error: 'Invalid access token: %s'", tok)
 		}
 		return principal{admin: true}, s.key[2], nil
+	}
+	if s.user[0] != "" && consumer == s.user[0] {
+		if tok != s.user[1] {
+			return principal{}, "", errorf(http.StatusUnauthorized, "Authorization Error: 'Invalid access token: %s'", tok)
+		}
+		return principal{}, s.user[2], nil
 	}
 	for _, m := range s.machines {
 		if m.token != nil && m.token.consumerKey == consumer && m.token.key == tok {

@@ -49,6 +49,9 @@ func (s *Sim) getConfig(c *call) (any, *apiError) {
 // setConfig validates value with the item's form field and answers 200
 // "OK" (piston's rc.ALL_OK).
 func (s *Sim) setConfig(c *call) (any, *apiError) {
+	if aerr := adminOnly(c); aerr != nil {
+		return nil, aerr
+	}
 	name, ok := c.params["name"]
 	if !ok || len(name) == 0 {
 		return nil, badRequest("No provided name!")

@@ -36,6 +36,9 @@ func (s *Sim) readMachine(_ *call, m *machine) (any, *apiError) { return s.rende
 // hostname, description, enable_hw_sync, power_type, power_parameters_*
 // (merged into the current ones).
 func (s *Sim) updateMachine(c *call, m *machine) (any, *apiError) {
+	if aerr := adminOnly(c); aerr != nil {
+		return nil, aerr
+	}
 	if hn, ok := c.params["hostname"]; ok && len(hn) > 0 && hn[0] != m.hostname {
 		if hn[0] == "" || s.hostnameTaken(hn[0]) {
 			return nil, invalid("hostname", "Node with this Hostname already exists.")

@@ -26,8 +26,11 @@ func (s *Sim) setStorageLayoutOp(c *call, m *machine) (any, *apiError) {
 	return s.renderMachine(m), nil
 }
 
-// getTokenOp is op=get_token: the machine's NodeKey, or null.
-func (s *Sim) getTokenOp(_ *call, m *machine) (any, *apiError) {
+// getTokenOp is op=get_token (admin): the machine's NodeKey, or null.
+func (s *Sim) getTokenOp(c *call, m *machine) (any, *apiError) {
+	if aerr := adminOnly(c); aerr != nil {
+		return nil, aerr
+	}
 	if m.token == nil {
 		return jsonNull{}, nil
 	}

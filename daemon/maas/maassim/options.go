@@ -41,6 +41,9 @@ func DefaultDurations() Durations {
 type Options struct {
 	APIKey       string       // consumer_key:token_key:token_secret of the admin user; required
 	Username     string       // default "admin"
+	// UserAPIKey, when set, is the key of a second user, "user", who is
+	// not an admin: the admin-only calls answer it 403.
+	UserAPIKey string
 	Rand         *rand.Rand   // default seeded with Seed
 	Seed         uint64       // seed of the default Rand
 	Logger       *slog.Logger // default discards
@@ -62,6 +65,9 @@ type Options struct {
 func (o Options) withDefaults() (Options, error) {
 	if len(strings.Split(o.APIKey, ":")) != 3 {
 		return o, errors.New("maassim: api key must be consumer_key:token_key:token_secret")
+	}
+	if o.UserAPIKey != "" && len(strings.Split(o.UserAPIKey, ":")) != 3 {
+		return o, errors.New("maassim: the user api key must be consumer_key:token_key:token_secret")
 	}
 	if o.Speed < 0 {
 		return o, fmt.Errorf("maassim: speed %v must be positive", o.Speed)

@@ -61,7 +61,11 @@ func (s *Sim) getVersion(*call) (any, *apiError) {
 	}, nil
 }
 
-func (s *Sim) whoami(*call) (any, *apiError) {
-	return map[string]any{"username": s.opts.Username, "email": s.opts.Username + "@example.com",
-		"is_local": true, "is_superuser": true, "resource_uri": apiRoot + "users/" + s.opts.Username + "/"}, nil
+func (s *Sim) whoami(c *call) (any, *apiError) {
+	name := s.opts.Username
+	if !c.who.admin {
+		name = "user"
+	}
+	return map[string]any{"username": name, "email": name + "@example.com",
+		"is_local": true, "is_superuser": c.who.admin, "resource_uri": apiRoot + "users/" + name + "/"}, nil
 }

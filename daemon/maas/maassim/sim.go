@@ -12,6 +12,7 @@ import (
 type Sim struct {
 	opts Options
 	key  [3]string // consumer key, token key, token secret
+	user [3]string // the non-admin user's key; empty without one
 
 	mu       sync.Mutex
 	machines map[string]*machine
@@ -42,6 +43,7 @@ func New(opts Options) (*Sim, error) {
 	s := &Sim{
 		opts:     o,
 		key:      [3]string{parts[0], parts[1], parts[2]},
+		user:     userKey(o.UserAPIKey),
 		machines: map[string]*machine{},
 		hosts:    map[string]*host{},
 		nonces:   map[string]time.Time{},
@@ -99,3 +101,12 @@ func (s *Sim) scaled(d time.Duration) time.Duration {
 }
 
 func (s *Sim) nextID() int { s.ids++; return s.ids }
+
+// userKey splits the non-admin user's key ("" gives none).
+func userKey(k string) [3]string {
+	var out [3]string
+	if k != "" {
+		copy(out[:], strings.Split(k, ":"))
+	}
+	return out
+}
