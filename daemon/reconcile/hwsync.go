@@ -2,7 +2,6 @@ package reconcile
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"time"
 
@@ -31,9 +30,7 @@ func (r *Reconciler) reseed(ctx context.Context, sc siteCtx, n lifecycle.Node, o
 	if err != nil {
 		return err
 	}
-	payload, _ := json.Marshal(map[string]string{"site_id": n.SiteID, "system_id": n.MaasSystemID})
-	_, created, err := r.cfg.Tasks.Enqueue(ctx, lifecycle.AgentTask{ID: id, NodeID: n.ID, Type: lifecycle.TaskHWSyncReseed,
-		Payload: payload, ExpiresAt: r.now().Add(time.Hour)})
+	_, created, err := r.cfg.Tasks.Enqueue(ctx, lifecycle.ReseedTask(id, n.ID, "", n.SiteID, n.MaasSystemID, r.now().Add(time.Hour)))
 	if created {
 		r.cfg.Metrics.action(ActReseedHWSync)
 	}

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -23,13 +22,11 @@ func (d Deps) reseed(ctx context.Context, s session, c *runner.Context, m lifecy
 	if last := parseVarTime(c.Var(varReseedAt)); !last.IsZero() && c.Now().Before(last.Add(syncGrace(m))) {
 		return nil
 	}
-	payload, _ := json.Marshal(map[string]string{"site_id": s.site.ID, "system_id": m.SystemID})
 	id, err := d.NewID()
 	if err != nil {
 		return err
 	}
-	t, created, err := d.Tasks.Enqueue(ctx, lifecycle.AgentTask{ID: id, NodeID: n.ID, Type: lifecycle.TaskHWSyncReseed,
-		Payload: payload, RunID: c.Run.ID, ExpiresAt: c.Now().Add(time.Hour)})
+	t, created, err := d.Tasks.Enqueue(ctx, lifecycle.ReseedTask(id, n.ID, c.Run.ID, s.site.ID, m.SystemID, c.Now().Add(time.Hour)))
 	if err != nil {
 		return err
 	}
