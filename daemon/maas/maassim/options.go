@@ -41,9 +41,7 @@ func DefaultDurations() Durations {
 type Options struct {
 	APIKey       string       // consumer_key:token_key:token_secret of the admin user; required
 	Username     string       // default "admin"
-	// UserAPIKey, when set, is the key of a second user, "user", who is
-	// not an admin: the admin-only calls answer it 403.
-	UserAPIKey string
+	UserAPIKey   string       // a second user's key ("user", not an admin: admin-only calls answer it 403); default none
 	Rand         *rand.Rand   // default seeded with Seed
 	Seed         uint64       // seed of the default Rand
 	Logger       *slog.Logger // default discards
