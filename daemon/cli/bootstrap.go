@@ -54,14 +54,7 @@ func nodeBootstrap(ctx context.Context, s *session, args []string) error {
 	ttl := ttlFlag(fs)
 	ref := s.nodeRef()
 	fs.StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
-	pos, err := s.parse(args, 1, "NODE")
-	if err != nil {
-		return err
-	}
-	if s.reason == "" {
-		return usagef("--reason is required")
-	}
-	id, err := ref(ctx, pos[0])
+	id, err := s.auditedNode(ctx, args, ref)
 	if err != nil {
 		return err
 	}

@@ -65,6 +65,9 @@ func TestNodeCreateAndBootstrap(t *testing.T) {
 	if r := d.cli("", "node", "bootstrap", "ghost", "--reason", "x"); r.code != 4 {
 		t.Errorf("unknown node: exit %d, want 4 (not found)", r.code)
 	}
+	if r := d.cli("", "node", "bootstrap", "../../tokens", "--reason", "x"); r.code != 4 {
+		t.Errorf("a NODE with slashes: exit %d, want 4 (not found, escaped into one path segment): %s", r.code, r.stderr)
+	}
 	audit := d.cli("", "audit", "--action", "node.bootstrap")
 	if !strings.Contains(audit.stdout, "node/"+id) || !strings.Contains(audit.stdout, "script lost") {
 		t.Errorf("audit has no bootstrap entry with its reason:\n%s", audit.stdout)

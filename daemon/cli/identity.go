@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/gpuaas/maas-sidecar/internal/atomicfile"
 )
@@ -48,19 +47,12 @@ func nodeEnrollmentToken(ctx context.Context, s *session, args []string) error {
 	fs.StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
 	output := fs.String("output", "", "write the token to `file` (mode 0600) instead of printing it")
 	ref := s.nodeRef()
-	pos, err := s.parse(args, 1, "NODE")
-	if err != nil {
-		return err
-	}
-	if s.reason == "" {
-		return usagef("--reason is required")
-	}
-	id, err := ref(ctx, pos[0])
+	id, err := s.auditedNode(ctx, args, ref)
 	if err != nil {
 		return err
 	}
 	var t enrollmentToken
-	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+url.PathEscape(id)+"/enrollment-token", map[string]string{"reason": s.reason}, &t, nil)
+	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+id+"/enrollment-token", map[string]string{"reason": s.reason}, &t, nil)
 	if err != nil {
 		return err
 	}

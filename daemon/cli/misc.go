@@ -182,17 +182,10 @@ func nodeAction(ctx context.Context, s *session, args []string, action string) (
 	s.flags().StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
 	ref := s.nodeRef()
 	var out nodeView
-	pos, err := s.parse(args, 1, "NODE")
+	id, err := s.auditedNode(ctx, args, ref)
 	if err != nil {
 		return out, nil, err
 	}
-	if s.reason == "" {
-		return out, nil, usagef("--reason is required")
-	}
-	id, err := ref(ctx, pos[0])
-	if err != nil {
-		return out, nil, err
-	}
-	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+url.PathEscape(id)+"/"+action, map[string]string{"reason": s.reason}, &out, nil)
+	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+id+"/"+action, map[string]string{"reason": s.reason}, &out, nil)
 	return out, raw, err
 }

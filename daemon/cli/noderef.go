@@ -77,3 +77,18 @@ func joinKeys(m map[string]bool) string {
 	sort.Strings(out)
 	return strings.Join(out, ", ")
 }
+
+// auditedNode parses an audited node verb's command line: one NODE (an id
+// or a hostname, resolved by ref) and the --reason the verb registered,
+// which is required. It returns the node's id escaped for a URL path.
+func (s *session) auditedNode(ctx context.Context, args []string, ref func(context.Context, string) (string, error)) (string, error) {
+	pos, err := s.parse(args, 1, "NODE")
+	if err != nil {
+		return "", err
+	}
+	if s.reason == "" {
+		return "", usagef("--reason is required")
+	}
+	id, err := ref(ctx, pos[0])
+	return url.PathEscape(id), err
+}

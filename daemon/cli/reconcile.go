@@ -72,14 +72,7 @@ func reconcileDrift(ctx context.Context, s *session, args []string) error {
 func reconcileResolve(ctx context.Context, s *session, args []string) error {
 	s.flags().StringVar(&s.reason, "reason", "", "what was done (required; recorded in the audit log)")
 	ref := s.nodeRef()
-	pos, err := s.parse(args, 1, "NODE")
-	if err != nil {
-		return err
-	}
-	if s.reason == "" {
-		return usagef("--reason is required")
-	}
-	id, err := ref(ctx, pos[0])
+	id, err := s.auditedNode(ctx, args, ref)
 	if err != nil {
 		return err
 	}
@@ -88,7 +81,7 @@ func reconcileResolve(ctx context.Context, s *session, args []string) error {
 		ResolvedAt string `json:"drift_resolved_at"`
 		ResolvedBy string `json:"drift_resolved_by"`
 	}
-	raw, err := s.call(ctx, http.MethodPost, admin+"/reconciliation/drift/"+url.PathEscape(id)+"/resolve", nil, &out, nil)
+	raw, err := s.call(ctx, http.MethodPost, admin+"/reconciliation/drift/"+id+"/resolve", nil, &out, nil)
 	if err != nil {
 		return err
 	}
