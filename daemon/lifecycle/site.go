@@ -42,6 +42,8 @@ type Site struct {
 	// should hold the site's lease whenever it runs: another holder hands
 	// the site back to it once it is up (see LeaseStore.RequestLease).
 	PreferredDaemon string `json:"preferred_daemon,omitempty"`
+	// Notify configures the LISTEN feed on the region's database.
+	Notify SiteNotify `json:"notify"`
 }
 
 // SiteVaultPaths returns the seed's Vault paths for site id (seed 001 §3.2).
