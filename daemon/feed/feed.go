@@ -35,6 +35,9 @@ type Config struct {
 	SitesInterval time.Duration
 	// Workers bounds concurrent machine re-reads [8].
 	Workers int
+	// Listener runs the LISTEN feed of each site whose Notify is set;
+	// nil: no site is listened to (the cursor and webhooks only).
+	Listener Listener
 	// Follows says whether this daemon follows a site's MAAS [every
 	// site]. Daemons sharing one store follow only the sites whose lease
 	// they hold: the holder's runner is the one to wake, and one events
@@ -76,6 +79,11 @@ type Feed struct {
 	secrets  secretCache
 	// rejectLog logs rejected webhooks once per site a minute.
 	rejectLog throttle.Throttle
+	// listenLog logs a site's listener failures once a minute.
+	listenLog throttle.Throttle
+	// cursors serialises each site's events cursor (site -> *sync.Mutex):
+	// the poll loop and a listener's catch-up both move it.
+	cursors sync.Map
 	mu        sync.Mutex
 	known     map[string]map[string]string // site -> system id -> fingerprint
 	running   chan struct{}

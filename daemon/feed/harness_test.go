@@ -40,6 +40,9 @@ type opts struct {
 	clock         clockwork.Clock // store and reconciler clock (real when nil)
 	noFeed        bool            // build everything but do not run the feed
 	follows       func(string) bool
+	listener      feed.Listener        // the LISTEN source (none when nil)
+	notify        lifecycle.SiteNotify // the site's notify settings
+	secrets       memSecrets           // extra Vault entries
 }
 
 // site is one simulated MAAS site with the daemon's feed, reconciler and
@@ -75,7 +78,10 @@ func newSite(t testing.TB, o opts) *site {
 	s.store, err = bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Now: o.clock.Now, OnCommit: commits.Observe})
 	must(t, err)
 	secrets := memSecrets{lifecycle.WebhookSecretVaultPath(siteID): {"secret": hookSecret}}
-	s.createSite(secrets, o.requireHWSync)
+	for k, v := range o.secrets {
+		secrets[k] = v
+	}
+	s.createSite(secrets, o.requireHWSync, o.notify)
 	s.client, err = maas.New(maas.Config{BaseURL: s.maasURL, APIKey: apiKey})
 	must(t, err)
 	s.build(o, secrets)
@@ -103,12 +109,12 @@ func (s *site) build(o opts, vault memSecrets) {
 	s.feed = feed.New(feed.Config{Store: s.store, Connector: siteMaas{sm}, Secrets: store,
 		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),
 		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: 20 * time.Millisecond, SitesInterval: time.Hour,
-		Follows: o.follows})
+		Follows: o.follows, Listener: o.listener})
 }
 
-func (s *site) createSite(secrets memSecrets, hwSync bool) {
+func (s *site) createSite(secrets memSecrets, hwSync bool, notify lifecycle.SiteNotify) {
 	st := lifecycle.Site{ID: siteID, Name: "dc1-maas", RegionCode: "dc1", APIBaseURL: s.maasURL,
-		PXEIface: "ens19", NodePXEIface: "eno8303"}.WithDefaults()
+		PXEIface: "ens19", NodePXEIface: "eno8303", Notify: notify}.WithDefaults()
 	p := lifecycle.DefaultSitePolicy(siteID)
 	p.RequireHWSync = hwSync
 	must(s.t, s.store.CreateSite(context.Background(), st, p))

@@ -7,7 +7,7 @@ import (
 )
 
 // Metrics are the feed's. Labels are bounded: site id, source (webhook,
-// events, resync) and rejection reason. A nil *Metrics records nothing.
+// events, resync, listen), rejection reason, listener reason and channel. A nil *Metrics records nothing.
 type Metrics struct {
 	received, duplicates prometheus.Counter
 	rejected             *prometheus.CounterVec
@@ -16,6 +16,7 @@ type Metrics struct {
 	lastSuccess          *prometheus.GaugeVec
 	errors               *prometheus.CounterVec
 	maasUp               *prometheus.GaugeVec
+	listen               listenMetrics
 }
 
 // NewMetrics registers the feed metrics with reg.
@@ -28,11 +29,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_webhook_rejected_total",
 			Help: "Webhooks refused, by reason."}, []string{"reason"}),
 		hintsRead: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_machines_read_total",
-			Help: "Machines re-read from MAAS because of a hint, by source (webhook, events, resync)."}, []string{"source"}),
+			Help: "Machines re-read from MAAS because of a hint, by source (webhook, listen, events, resync)."}, []string{"source"}),
 		lagSeconds: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_feed_lag_seconds",
 			Help: "Age of the newest MAAS change when the feed processed it, by site and source."}, []string{"site", "source"}),
 		lastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_feed_last_success_timestamp_seconds",
-			Help: "Unix time of the last successful events poll or resync, by site and source."}, []string{"site", "source"}),
+			Help: "Unix time of the last successful events poll or resync, and of a listener's last catch-up after it connected (source listen), by site and source."}, []string{"site", "source"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_errors_total",
 			Help: "Failed events polls and resyncs, by site and source."}, []string{"site", "source"}),
 		maasUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_maas_up",
@@ -42,6 +43,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ReasonStale, ReasonBadSignature, ReasonTooLarge, ReasonMalformedBody, ReasonUnavailable} {
 		m.rejected.WithLabelValues(r)
 	}
+	m.listen = newListenMetrics(reg)
 	reg.MustRegister(m.received, m.duplicates, m.rejected, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors, m.maasUp)
 	return m
 }

@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -16,6 +17,9 @@ const eventsPage = 1000
 // cursor was never stored starts at MAAS's newest event: the resync covers
 // what happened before.
 func (f *Feed) PollEvents(ctx context.Context, siteID string) error {
+	mu, _ := f.cursors.LoadOrStore(siteID, new(sync.Mutex))
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
 	m, err := f.connect(ctx, siteID)
 	if err != nil {
 		return err

@@ -14,11 +14,13 @@ import (
 // the site list cannot be read, the running loops keep running.
 func (f *Feed) sitesLoop(ctx context.Context) error {
 	running := map[string]context.CancelFunc{}
+	listening := map[string]listenerRun{}
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
 		if sites, err := f.cfg.Store.ListSites(ctx); err == nil {
 			f.track(ctx, sites, running, &wg)
+			f.trackListeners(ctx, sites, listening, &wg)
 		} else if ctx.Err() == nil {
 			f.log.Warn("list sites failed; the site loops keep running", "err", err)
 		}
