@@ -45,6 +45,8 @@ func TestSiteNotifyValidate(t *testing.T) {
 		{"bad sslmode", SiteNotify{Source: NotifyDSN, DSN: "postgres://u@h/maasdb?sslmode=always"}, "notify.dsn", "sslmode"},
 		{"bad timeout", SiteNotify{Source: NotifyDSN, DSN: "postgres://u@h/maasdb?connect_timeout=5s"}, "notify.dsn", "connect_timeout"},
 		{"bad query", SiteNotify{Source: NotifyDSN, DSN: "postgres://u@h/maasdb?sslmode=%zz"}, "notify.dsn", "malformed query"},
+		{"space", SiteNotify{Source: NotifyDSN, DSN: "postgres://u@h/maasdb?application_name=a b"}, "notify.dsn", "spaces"},
+		{"newline", SiteNotify{Source: NotifyDSN, DSN: "postgres://u@h/maasdb\n"}, "notify.dsn", "control characters"},
 		{"too long", SiteNotify{Source: NotifyDSN, DSN: "postgres://u@h/" + strings.Repeat("d", MaxNotifyDSN)}, "notify.dsn", "longer than 1024"},
 	}
 	for _, tt := range tests {

@@ -44,9 +44,16 @@ func checkNotifyDSN(dsn string) string {
 	if len(dsn) > MaxNotifyDSN {
 		return "is longer than " + strconv.Itoa(MaxNotifyDSN) + " characters"
 	}
+	const example = "must be a URL such as postgres://maas_listen@localhost:5432/maasdb?sslmode=verify-full"
+	if !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
+		return example
+	}
+	if strings.IndexFunc(dsn, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return "must not contain spaces or control characters (percent-encode them)"
+	}
 	u, err := url.Parse(dsn)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Opaque != "" {
-		return "must be a URL such as postgres://maas_listen@localhost:5432/maasdb?sslmode=verify-full"
+	if err != nil {
+		return example
 	}
 	if _, has := u.User.Password(); has {
 		return "must not carry a password: write it to Vault with POST /maas-sites/{id}/credentials, notify_db_password"
