@@ -21,7 +21,8 @@ type siteFields struct {
 	UpstreamDNSServers []string              `json:"upstream_dns_servers"`
 	Status             *lifecycle.SiteStatus `json:"status"`
 	PreferredDaemon    *string               `json:"preferred_daemon"`
-	// Notify is replaced whole when present (decodePatch starts it empty).
+	// Notify is replaced whole when present: decodePatch starts it nil,
+	// so a body's notify is decoded fresh, not merged into the current one.
 	Notify *lifecycle.SiteNotify `json:"notify"`
 }
 
