@@ -8,7 +8,8 @@ import (
 )
 
 // siteCredentials sends the MAAS key, and optionally the default power
-// credentials and the deploy password, each read from a file or stdin
+// credentials, the deploy password, the webhook secret and the LISTEN
+// role's database password, each read from a file or stdin
 // ("-"): secrets never come from arguments, where ps and shell history
 // would show them.
 func siteCredentials(ctx context.Context, s *session, args []string) error {
@@ -18,6 +19,7 @@ func siteCredentials(ctx context.Context, s *session, args []string) error {
 	powerFile := fs.String("power-password-file", "", "`file` with the default BMC password, - for stdin")
 	deployFile := fs.String("deploy-password-file", "", "`file` with the deploy user's password, - for stdin")
 	hookFile := fs.String("webhook-secret-file", "", "`file` with the HMAC secret of the site's MAAS change hints, - for stdin")
+	notifyFile := fs.String("notify-db-password-file", "", "`file` with the password of the database role in the site's notify DSN (its LISTEN feed), - for stdin")
 	fs.StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
 	pos, err := s.parse(args, 1, "SITE")
 	if err != nil {
@@ -30,7 +32,7 @@ func siteCredentials(ctx context.Context, s *session, args []string) error {
 		return usagef("--power-user and --power-password-file go together")
 	}
 	stdin := 0
-	for _, f := range []string{*keyFile, *powerFile, *deployFile, *hookFile} {
+	for _, f := range []string{*keyFile, *powerFile, *deployFile, *hookFile, *notifyFile} {
 		if f == "-" {
 			stdin++
 		}
@@ -49,7 +51,7 @@ func siteCredentials(ctx context.Context, s *session, args []string) error {
 		}
 		body["power_credentials"] = map[string]string{"user": *powerUser, "password": pw}
 	}
-	for flag, field := range map[*string]string{deployFile: "deploy_password", hookFile: "webhook_secret"} {
+	for flag, field := range map[*string]string{deployFile: "deploy_password", hookFile: "webhook_secret", notifyFile: "notify_db_password"} {
 		if *flag != "" {
 			if body[field], err = s.readSecret(*flag, strings.ReplaceAll(field, "_", " ")); err != nil {
 				return err

@@ -15,17 +15,15 @@ type site struct {
 	PXEVLANVID       int    `json:"pxe_vlan_vid"`
 	NodePXEIface     string `json:"node_pxe_iface"`
 	PreferredDaemon  string `json:"preferred_daemon"`
+	Notify           struct{ Source, DSN string }
 }
 
 func (x site) row() []string {
-	pref := x.PreferredDaemon
-	if pref == "" {
-		pref = "-"
-	}
-	return []string{x.ID, x.Name, x.Status, x.APIBaseURL, x.PXEIface, fmt.Sprint(x.PXEVLANVID), x.NodePXEIface, pref}
+	return []string{x.ID, x.Name, x.Status, x.APIBaseURL, x.PXEIface, fmt.Sprint(x.PXEVLANVID), x.NodePXEIface,
+		dash(x.Notify.Source), dash(x.Notify.DSN), dash(x.PreferredDaemon)}
 }
 
-const siteHeader = "ID NAME STATUS MAAS PXE_IFACE VLAN NODE_PXE_IFACE PREFERRED_DAEMON"
+const siteHeader = "ID NAME STATUS MAAS PXE_IFACE VLAN NODE_PXE_IFACE NOTIFY NOTIFY_DSN PREFERRED_DAEMON"
 
 // siteFlags declares the settable site members; set reports which were given.
 func (s *session) siteFlags() func() map[string]any {
@@ -43,6 +41,7 @@ func (s *session) siteFlags() func() map[string]any {
 	vlan := fs.Int("vlan", 0, "PXE VLAN id")
 	pref := fs.String("preferred-daemon", "", "daemon_name of the daemon that should hold the site's lease whenever it runs (\"\" clears it)")
 	dns := fs.String("dns", "", "comma-separated upstream DNS servers (IP addresses), written to each deployed host's systemd-resolved as DNS=")
+	notify := s.notifyFlags()
 	fs.StringVar(&s.reason, "reason", "", "reason recorded in the audit log")
 	return func() map[string]any {
 		given := map[string]bool{}
@@ -62,6 +61,9 @@ func (s *session) siteFlags() func() map[string]any {
 		if *dns != "" {
 			body["upstream_dns_servers"] = strings.Split(*dns, ",")
 		}
+		if n := notify(given); n != nil {
+			body["notify"] = n
+		}
 		return body
 	}
 }
@@ -70,6 +72,9 @@ func siteCreate(ctx context.Context, s *session, args []string) error {
 	body := s.siteFlags()
 	local := s.fs.Bool("from-local-maas", false, "take --url from this region controller's regiond.conf (maas_url; deb, then snap)")
 	if _, err := s.parse(args, 0); err != nil {
+		return err
+	}
+	if err := s.checkNotifySource(); err != nil {
 		return err
 	}
 	b := body()
@@ -104,6 +109,9 @@ func siteUpdate(ctx context.Context, s *session, args []string) error {
 	status := s.fs.String("status", "", "active or disabled")
 	pos, err := s.parse(args, 1, "SITE")
 	if err != nil {
+		return err
+	}
+	if err := s.checkNotifySource(); err != nil {
 		return err
 	}
 	b := body()

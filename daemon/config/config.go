@@ -54,6 +54,8 @@ type Config struct {
 	DaemonName string `yaml:"daemon_name"`
 	// Store is the state backend and the site leases.
 	Store Store `yaml:"store"`
+	// Notify is the LISTEN feed on the sites' region databases.
+	Notify Notify `yaml:"notify"`
 	// SKUs is the catalog of machine shapes an onboarding may name, each
 	// with its GPU count (the node's gpus_total); a list in the file
 	// replaces the default one whole.
@@ -118,6 +120,7 @@ func Default() Config {
 		Events:           defaultEvents(),
 		Connectivity:     defaultConnectivity(),
 		Store:            defaultStore(),
+		Notify:           defaultNotify(),
 		IPMI:             IPMI{Providers: []string{"ipmitool"}, CipherSuite: "3", Timeout: 20 * time.Second},
 		SKUs:             lifecycle.DefaultSKUs(),
 	}

@@ -66,6 +66,13 @@ func TestValidateNamesTheKey(t *testing.T) {
 			"agent.packages.arm64.sha256", "64 lowercase hex"},
 		{"maas architecture as key", func(c *Config) { c.Agent.Packages = pkgs("arm64/generic", AgentPackage{URL: "https://m/a.deb"}) },
 			"agent.packages.arm64/generic", "not a Debian architecture name"},
+		{"no regiond.conf path", func(c *Config) { c.Notify.RegiondConf = nil }, "notify.regiond_conf", "must list at least one path"},
+		{"relative regiond.conf", func(c *Config) { c.Notify.RegiondConf = []string{"/etc/maas/regiond.conf", "regiond.conf"} },
+			"notify.regiond_conf", `notify.regiond_conf: [1] "regiond.conf" is not a clean absolute path`},
+		{"zero min backoff", func(c *Config) { c.Notify.MinBackoff = 0 }, "notify.min_backoff", "notify.min_backoff: 0s is not a positive"},
+		{"negative max backoff", func(c *Config) { c.Notify.MaxBackoff = -time.Second }, "notify.max_backoff", "-1s is not a positive"},
+		{"min over max", func(c *Config) { c.Notify.MinBackoff = time.Minute }, "notify.min_backoff", "1m0s is over notify.max_backoff (30s)"},
+		{"max backoff over 5m", func(c *Config) { c.Notify.MaxBackoff = 6 * time.Minute }, "notify.max_backoff", "6m0s is over 5m"},
 		{"both forms for amd64", func(c *Config) {
 			c.Agent.PackageURL, c.Agent.Packages = "https://m/a.deb", pkgs("amd64", AgentPackage{URL: "https://m/b.deb"})
 		}, "agent.package_url", "agent.package_url: conflicts with agent.packages.amd64: agent.package_url and agent.package_sha256"},
@@ -153,6 +160,10 @@ func TestParse(t *testing.T) {
 				c.Agent.Packages = map[string]AgentPackage{"amd64": {URL: "https://m/amd.deb"}, "arm64": {"http://m/arm.deb", digest}}
 			}},
 		{"events kept forever", "events:\n  retention: 0s\n", func(c *Config) { c.Events.Retention = 0 }},
+		{"notify", "notify:\n  regiond_conf: [/srv/maas/regiond.conf]\n  min_backoff: 1s\n  max_backoff: 5m\n",
+			func(c *Config) {
+				c.Notify = Notify{RegiondConf: []string{"/srv/maas/regiond.conf"}, MinBackoff: time.Second, MaxBackoff: 5 * time.Minute}
+			}},
 		{"connectivity check off", "connectivity:\n  port: 0\n  timeout: 2s\n",
 			func(c *Config) { c.Connectivity = Connectivity{Port: 0, Timeout: 2 * time.Second} }},
 	}
@@ -178,6 +189,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown key", "admin_listen: 127.0.0.1:1\nadmin_lisen: x\n", "admin_lisen", "admin_lisen: unknown key (line 2)"},
 		{"bad duration", "shutdown_timeout: soon\n", "", "soon"},
 		{"not a mapping", "- a\n", "", "config"},
+		{"unknown notify key", "notify:\n  min_backoff: 1s\n  backoff: 2s\n", "backoff", "backoff: unknown key (line 3)"},
 		{"unknown package key", "agent:\n  packages:\n    arm64: {url: https://m/a.deb, sha: x}\n", "sha", "sha: unknown key (line 3)"},
 	}
 	for _, tt := range tests {

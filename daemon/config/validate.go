@@ -53,6 +53,9 @@ func (c Config) Validate() error {
 	if err := c.Store.validate(); err != nil {
 		return err
 	}
+	if err := c.Notify.validate(); err != nil {
+		return err
+	}
 	if err := c.validateSKUs(); err != nil {
 		return err
 	}

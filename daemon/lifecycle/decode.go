@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 )
@@ -26,7 +27,7 @@ func DecodeStrict(b []byte, op string, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(op, err)
+		return decodeError(op, err, embedded(reflect.TypeOf(v), nil))
 	}
 	if dec.More() {
 		return Invalid(op, "", "the body has data after the JSON object")
@@ -37,12 +38,13 @@ func DecodeStrict(b []byte, op string, v any) error {
 	return nil
 }
 
-func decodeError(op string, err error) error {
+func decodeError(op string, err error, skip map[string]bool) error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &te):
-		return Invalid(op, te.Field, "%s must be a JSON %s, not %s", fieldName(te.Field), te.Type.Kind(), te.Value)
+		f := jsonPath(te.Field, skip)
+		return Invalid(op, f, "%s must be a JSON %s, not %s", fieldName(f), te.Type.Kind(), te.Value)
 	case errors.As(err, &se):
 		return Invalid(op, "", "invalid JSON at byte %d", se.Offset)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
@@ -60,4 +62,37 @@ func fieldName(f string) string {
 		return "the body"
 	}
 	return fmt.Sprintf("%q", f)
+}
+
+// embedded collects the Go names of t's embedded structs, which
+// encoding/json puts in a type error's field path though the JSON has
+// no such member.
+func embedded(t reflect.Type, out map[string]bool) map[string]bool {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if out == nil {
+		out = map[string]bool{}
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return out
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Anonymous && f.Tag.Get("json") == "" {
+			out[f.Name] = true
+			embedded(f.Type, out)
+		}
+	}
+	return out
+}
+
+// jsonPath drops the embedded structs' names from a type error's path.
+func jsonPath(field string, skip map[string]bool) string {
+	var keep []string
+	for _, seg := range strings.Split(field, ".") {
+		if !skip[seg] {
+			keep = append(keep, seg)
+		}
+	}
+	return strings.Join(keep, ".")
 }

@@ -96,6 +96,9 @@ func (s Site) Validate() error {
 	if err := CheckDaemonName(s.PreferredDaemon); err != nil {
 		return Invalid(op, "preferred_daemon", "preferred_daemon %.80q %v", s.PreferredDaemon, err)
 	}
+	if err := s.Notify.Validate(); err != nil {
+		return err
+	}
 	switch s.Status {
 	case SiteActive, SiteDisabled, SiteDeleted:
 	default:

@@ -91,12 +91,14 @@ func TestNoSecretLeaksOnErrorPaths(t *testing.T) {
 	ctx := context.Background()
 	seeded := map[string]string{
 		"maas token": "ck:tk:LEAK-maas-7f3a", "power pass": "LEAK-power-91c2", "deploy pass": "LEAK-deploy-55de",
-		"wrong token": "hvs.LEAK-wrong-token-e4b0", "wrong secret id": "LEAK-bad-secret-id-3d1e", "root token": v.Token,
+		"notify db pass": "LEAK-notify-db-0b7d",
+		"wrong token":    "hvs.LEAK-wrong-token-e4b0", "wrong secret id": "LEAK-bad-secret-id-3d1e", "root token": v.Token,
 	}
 	root := secrets.NewStore(v.adapter(t, v.Token, nil, p.opts))
 	_ = root.PutMAASToken(ctx, secrets.APITokenPath("s1"), secrets.Secret(seeded["maas token"]))
 	_ = root.PutPowerCredentials(ctx, secrets.PowerDefaultPath("s1"), secrets.PowerCredentials{User: "root", Pass: secrets.Secret(seeded["power pass"])})
 	_, _ = v.root.KVv2("kv").Put(ctx, "maas-sites/s1/deploy-password", map[string]any{"password": []any{seeded["deploy pass"]}})
+	_, _ = v.root.KVv2("kv").Put(ctx, "maas-sites/s1/notify-db", map[string]any{"password": []any{seeded["notify db pass"]}})
 
 	limitedToken := v.tokenWithPolicy(t, `path "kv/data/maas-sites/s1/*" { capabilities = ["read"] }`)
 	seeded["limited token"] = limitedToken
@@ -130,6 +132,10 @@ func leakErrorPaths(t *testing.T, v *vaultDev, p *leakProbe, seeded map[string]s
 	p.expect("a field that is not a string", err, lifecycle.CodeInternal)
 	_, err = limited.DeployPassword(ctx, secrets.APITokenPath("s1"))
 	p.expect("a missing field", err, lifecycle.CodeNotFound)
+	_, err = limited.NotifyDBPassword(ctx, "s1")
+	p.expect("a notify-db password that is not a string", err, lifecycle.CodeInternal)
+	_, err = limited.NotifyDBPassword(ctx, "s2")
+	p.expect("a notify-db password outside the policy", err, lifecycle.CodeForbidden)
 
 	wrong := v.adapter(t, seeded["wrong token"], nil, p.opts)
 	p.expect("write with a wrong token", secrets.NewStore(wrong).PutPowerCredentials(ctx, secrets.PowerDefaultPath("s1"), power), lifecycle.CodeForbidden)
@@ -149,5 +155,7 @@ func leakErrorPaths(t *testing.T, v *vaultDev, p *leakProbe, seeded map[string]s
 	p.expect("write to a sealed vault", quick.PutMAASToken(ctx, secrets.APITokenPath("s1"), secrets.Secret(seeded["maas token"])), lifecycle.CodeUnavailable)
 	_, err = quick.PowerCredentials(ctx, secrets.PowerDefaultPath("s1"))
 	p.expect("read from a sealed vault", err, lifecycle.CodeUnavailable)
+	_, err = quick.NotifyDBPassword(ctx, "s1")
+	p.expect("notify-db password from a sealed vault", err, lifecycle.CodeUnavailable)
 	v.unseal(t)
 }

@@ -90,3 +90,17 @@ func (s *Store) WebhookSecret(ctx context.Context, siteID string) ([]byte, error
 	}
 	return []byte(sec.Reveal()), nil
 }
+
+// NotifyDBPassword reads the password of a site's LISTEN database role at
+// lifecycle.NotifyDBPasswordVaultPath: not_found when it is missing or
+// empty, unavailable when Vault cannot be reached.
+func (s *Store) NotifyDBPassword(ctx context.Context, siteID string) (string, error) {
+	sec, err := s.field(ctx, lifecycle.NotifyDBPasswordVaultPath(siteID), "password")
+	if err != nil {
+		return "", err
+	}
+	if sec.Empty() {
+		return "", lifecycle.Errorf(lifecycle.CodeNotFound, "secrets.NotifyDBPassword", "site %s has an empty notify-db password", siteID)
+	}
+	return sec.Reveal(), nil
+}

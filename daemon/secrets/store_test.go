@@ -75,3 +75,20 @@ func TestSecretNeverPrints(t *testing.T) {
 		t.Error("Reveal must return the value")
 	}
 }
+
+func TestNotifyDBPasswordOverMemory(t *testing.T) {
+	m, _ := NewMemory(true)
+	s := NewStore(m)
+	ctx := context.Background()
+	if _, err := s.NotifyDBPassword(ctx, "s1"); lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+		t.Fatalf("missing: %v, want not_found", err)
+	}
+	_ = m.Write(ctx, lifecycle.NotifyDBPasswordVaultPath("s1"), map[string]string{"password": ""})
+	if _, err := s.NotifyDBPassword(ctx, "s1"); lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+		t.Fatalf("empty: %v, want not_found", err)
+	}
+	_ = m.Write(ctx, lifecycle.NotifyDBPasswordVaultPath("s1"), map[string]string{"password": "pg-pass"})
+	if got, err := s.NotifyDBPassword(ctx, "s1"); err != nil || got != "pg-pass" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+}

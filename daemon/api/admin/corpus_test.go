@@ -39,6 +39,8 @@ func malformedBodies(site string) map[string]string {
 		"ipv4 in ipv6 junk":   fmt.Sprintf(`{"site_id": %q, "profile_id": "default", "sku_id": "s", "hostname": "h1", "ipmi_ip": "::ffff:1.2.3"}`, site),
 		"duplicate hostnames": fmt.Sprintf(`{"site_id": %q, "profile_id": "default", "sku_id": "s", "nodes": [{"hostname": "h1", "ipmi_ip": "10.0.0.1"}, {"hostname": "H1", "ipmi_ip": "10.0.0.2"}]}`, site),
 		"bad dns":             `{"name": "x", "region_code": "r", "api_base_url": "http://m/MAAS", "pxe_iface": "e", "pxe_vlan_vid": 1, "node_pxe_iface": "e", "upstream_dns_servers": ["1.1.1.1/32"]}`,
+		"dsn with password":   `{"name": "x", "region_code": "r", "api_base_url": "http://m/MAAS", "pxe_iface": "e", "pxe_vlan_vid": 1, "node_pxe_iface": "e", "notify": {"source": "dsn", "dsn": "postgres://u:pw@h/maasdb"}}`,
+		"notify as string":    `{"notify": "dsn", "notify_db_password": 7}`,
 		"bad selector ip":     `{"selector_type": "ipmi_ip", "selector_value": "10.0.0.1/24"}`,
 		"status as object":    `{"status": {"active": true}}`,
 		"empty reason":        `{"reason": ""}`,

@@ -11,13 +11,15 @@ import (
 
 // credentialsRequest is the body of POST /maas-sites/{id}/credentials. The
 // MAAS API key is required (it is checked against MAAS before anything is
-// written); the power credentials, the deploy password and the webhook
-// HMAC secret are optional, so each can be rotated on its own.
+// written); the power credentials, the deploy password, the webhook HMAC
+// secret and the LISTEN role's database password are optional, so each
+// can be rotated on its own.
 type credentialsRequest struct {
 	MAASAPIKey     string            `json:"maas_api_key"`
 	Power          *powerCredentials `json:"power_credentials"`
 	DeployPassword *string           `json:"deploy_password"`
 	WebhookSecret  *string           `json:"webhook_secret"`
+	NotifyDBPass   *string           `json:"notify_db_password"`
 }
 
 type powerCredentials struct {
@@ -52,6 +54,9 @@ func (q credentialsRequest) check(op string) error {
 	}
 	if w := q.WebhookSecret; w != nil && (len(*w) < 16 || len(*w) > 256) {
 		return lifecycle.Invalid(op, "webhook_secret", "webhook_secret must be 16-256 characters")
+	}
+	if n := q.NotifyDBPass; n != nil && (*n == "" || len(*n) > 256) {
+		return lifecycle.Invalid(op, "notify_db_password", "notify_db_password must be 1-256 characters")
 	}
 	return nil
 }
@@ -112,6 +117,9 @@ func (q credentialsRequest) writes(s lifecycle.Site) []secretWrite {
 	}
 	if q.WebhookSecret != nil {
 		out = append(out, secretWrite{lifecycle.WebhookSecretVaultPath(s.ID), map[string]string{"secret": *q.WebhookSecret}})
+	}
+	if q.NotifyDBPass != nil {
+		out = append(out, secretWrite{lifecycle.NotifyDBPasswordVaultPath(s.ID), map[string]string{"password": *q.NotifyDBPass}})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -70,6 +71,9 @@ func TestCredentialsRefused(t *testing.T) {
 		{"power password missing", id, map[string]any{"maas_api_key": simKey, "power_credentials": map[string]any{"user": "u"}}, 422, "power_credentials.password"},
 		{"deploy password empty", id, map[string]any{"maas_api_key": simKey, "deploy_password": ""}, 422, "deploy_password"},
 		{"webhook secret short", id, map[string]any{"maas_api_key": simKey, "webhook_secret": "short"}, 422, "webhook_secret"},
+		{"notify db password empty", id, map[string]any{"maas_api_key": simKey, "notify_db_password": ""}, 422, "notify_db_password"},
+		{"notify db password too long", id, map[string]any{"maas_api_key": simKey, "notify_db_password": strings.Repeat("p", 257)}, 422, "notify_db_password"},
+		{"notify db password wrong type", id, map[string]any{"maas_api_key": simKey, "notify_db_password": 5}, 400, "notify_db_password"},
 		{"key wrong type", id, map[string]any{"maas_api_key": 7}, 400, "maas_api_key"},
 		{"site not found", "nope", credsBody(simKey), 404, ""},
 		{"site deleted", gone, credsBody(simKey), 409, ""},

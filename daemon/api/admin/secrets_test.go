@@ -17,7 +17,7 @@ import (
 func TestNoSecretLeaks(t *testing.T) {
 	e := newEnv(t)
 	const refusedKey = "simconsumer:simtoken:refused-secret-6d2f"
-	secrets := []string{simKey, "simsecret-9f3a", powerPass, deployPass, refusedKey, "refused-secret-6d2f"}
+	secrets := []string{simKey, "simsecret-9f3a", powerPass, deployPass, refusedKey, "refused-secret-6d2f", notifyPass}
 	id := e.site("a")
 	down := e.siteAt("down", "http://127.0.0.1:1/MAAS")
 	expect(t, e.do(adminRole, http.MethodPost, sitePath(id, "credentials"), credsBody(simKey)), 200, "")
@@ -25,6 +25,9 @@ func TestNoSecretLeaks(t *testing.T) {
 	expect(t, e.do(adminRole, http.MethodPost, sitePath(down, "credentials"), credsBody(simKey)), 422, "api_base_url")
 	expect(t, e.do(adminRole, http.MethodPost, sitePath(id, "credentials"), `{"maas_api_key": "`+simKey+`", "deploy_password": 5}`), 400, "deploy_password")
 	expect(t, e.do(adminRole, http.MethodPost, sitePath(id, "credentials"), `{"maas_api_key": "`+simKey+`", "power_credentials": {"user": "u", "password": "`+powerPass+`", "x": 1}}`), 400, "x")
+	expect(t, e.do(adminRole, http.MethodPost, sitePath(id, "credentials"), map[string]any{"maas_api_key": simKey, "notify_db_password": notifyPass}), 200, "")
+	expect(t, e.do(adminRole, http.MethodPost, sitePath(down, "credentials"), map[string]any{"maas_api_key": simKey, "notify_db_password": notifyPass}), 422, "api_base_url")
+	expect(t, e.do(adminRole, http.MethodPatch, sitePath(id), map[string]any{"notify": map[string]any{"source": "dsn", "dsn": "postgres://u:" + notifyPass + "@h/maasdb"}}), 422, "notify.dsn")
 	expect(t, e.do(operatorRole, http.MethodPost, sitePath(id, "probe"), nil), 200, "")
 	tok, _, _ := lifecycle.SiteVaultPaths(id)
 	e.secrets.data[tok] = map[string]string{"token": refusedKey}

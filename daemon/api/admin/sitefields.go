@@ -21,6 +21,9 @@ type siteFields struct {
 	UpstreamDNSServers []string              `json:"upstream_dns_servers"`
 	Status             *lifecycle.SiteStatus `json:"status"`
 	PreferredDaemon    *string               `json:"preferred_daemon"`
+	// Notify is replaced whole when present: decodePatch starts it nil,
+	// so a body's notify is decoded fresh, not merged into the current one.
+	Notify *lifecycle.SiteNotify `json:"notify"`
 }
 
 // fieldsOf returns s's settable members.
@@ -29,7 +32,7 @@ func fieldsOf(s lifecycle.Site) siteFields {
 		PXEIface: &s.PXEIface, PXEVLANVID: &s.PXEVLANVID, NodePXEIface: &s.NodePXEIface,
 		DistroSeries: &s.DistroSeries, Architecture: &s.Architecture, DeployUser: &s.DeployUser,
 		DeploySSHIface: &s.DeploySSHIface, UpstreamDNSServers: s.UpstreamDNSServers, Status: &s.Status,
-		PreferredDaemon: &s.PreferredDaemon}
+		PreferredDaemon: &s.PreferredDaemon, Notify: &s.Notify}
 }
 
 // apply copies the set members onto s.
@@ -57,6 +60,9 @@ func (f siteFields) apply(s *lifecycle.Site) {
 	}
 	if f.Status != nil {
 		s.Status = *f.Status
+	}
+	if f.Notify != nil {
+		s.Notify = *f.Notify
 	}
 }
 

@@ -109,6 +109,7 @@ func (a *API) patchSite(r *http.Request, c *call) (int, any, error) {
 // decodePatch reads a PATCH body over cur's members and checks them.
 func decodePatch(op string, body []byte, cur lifecycle.Site) (patchRequest, error) {
 	q := patchRequest{siteFields: fieldsOf(cur)}
+	q.Notify = nil // a notify in the body replaces the object, not merges into it
 	if err := problem.Unmarshal(body, op, &q); err != nil {
 		return q, err
 	}

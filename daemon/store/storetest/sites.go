@@ -37,6 +37,12 @@ func testSites(t *testing.T, e *env) {
 	if got, _ := e.st.GetSite(e.ctx, s.ID); got.PreferredDaemon != "region-2.dc1" || got.PreferredDaemon != up.PreferredDaemon {
 		t.Fatalf("preferred_daemon not stored: %+v", got)
 	}
+	notify := lifecycle.SiteNotify{Source: lifecycle.NotifyDSN, DSN: "postgres://maas_listen@10.0.0.1:5432/maasdb?sslmode=verify-full"}
+	up, err = e.st.UpdateSite(e.ctx, s.ID, func(x *lifecycle.Site) error { x.Notify = notify; return nil })
+	e.must(err)
+	if got, _ := e.st.GetSite(e.ctx, s.ID); got.Notify != notify || up.Notify != notify {
+		t.Fatalf("notify not stored: %+v", got.Notify)
+	}
 	_, err = e.st.UpdateSite(e.ctx, second.ID, func(x *lifecycle.Site) error { x.Name = "zz-renamed"; return nil })
 	e.wantCode(err, lifecycle.CodeConflict)
 	_, err = e.st.UpdateSite(e.ctx, second.ID, func(x *lifecycle.Site) error { x.ID = "hijack"; return nil })
@@ -44,6 +50,13 @@ func testSites(t *testing.T, e *env) {
 	_, err = e.st.UpdateSite(e.ctx, second.ID, func(x *lifecycle.Site) error { x.PreferredDaemon = "region 2"; return nil })
 	if lifecycle.ErrorField(err) != "preferred_daemon" {
 		t.Fatalf("a bad preferred_daemon: %v", err)
+	}
+	_, err = e.st.UpdateSite(e.ctx, second.ID, func(x *lifecycle.Site) error {
+		x.Notify = lifecycle.SiteNotify{Source: lifecycle.NotifyDSN, DSN: "postgres://u:pw@h/maasdb"}
+		return nil
+	})
+	if lifecycle.ErrorField(err) != "notify.dsn" {
+		t.Fatalf("a notify DSN with a password: %v", err)
 	}
 	boom := errors.New("boom")
 	if _, err := e.st.UpdateSite(e.ctx, second.ID, func(*lifecycle.Site) error { return boom }); !errors.Is(err, boom) {
