@@ -14,6 +14,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/cloudinit"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
+	"github.com/gpuaas/maas-sidecar/daemon/feed/pglisten"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
@@ -101,7 +102,9 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		// A site created through the admin API is followed within one
 		// poll interval, not the feed's 30 s default (a store read).
 		SitesInterval: min(cfg.PollInterval, 30*time.Second),
-		Follows:       follows(st, held)})
+		Follows:       follows(st, held),
+		Listener: pglisten.Listener{Password: sec.NotifyDBPassword, RegiondConf: cfg.Notify.RegiondConf,
+			MinBackoff: cfg.Notify.MinBackoff, MaxBackoff: cfg.Notify.MaxBackoff, Logger: log.With("component", "pgnotify")}})
 	held.changed = c.feed.Refollow
 	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
 	return c, nil
