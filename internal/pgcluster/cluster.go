@@ -96,7 +96,9 @@ func (c *Cluster) DSN(user, password, database string) string {
 }
 
 // SuperDSN is the superuser's DSN on database.
-func (c *Cluster) SuperDSN(database string) string { return c.DSN(SuperUser, c.SuperPassword, database) }
+func (c *Cluster) SuperDSN(database string) string {
+	return c.DSN(SuperUser, c.SuperPassword, database)
+}
 
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
