@@ -57,16 +57,20 @@ func listen(t *testing.T, pg *pgtest.Server) *listener {
 		}
 	}
 	l := &listener{c: make(chan *pgconn.Notification, 1024)}
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
+		defer conn.Close(ctx)
 		for {
-			n, err := conn.WaitForNotification(ctx)
+			n, err := conn.WaitForNotification(wctx)
 			if err != nil {
 				return
 			}
 			l.c <- n
 		}
 	}()
-	t.Cleanup(func() { _ = conn.Close(ctx) })
+	t.Cleanup(func() { cancel(); <-done })
 	return l
 }
 

@@ -35,10 +35,12 @@ func TestMirrorNotifiesMachineChanges(t *testing.T) {
 	l.await(t, "machine_create", sid)
 	inStep(t, s, pg)
 
+	start := time.Now()
 	if err := s.sim.ReleaseOutOfBand(ctx, sid); err != nil {
 		t.Fatal(err)
 	}
 	l.await(t, "machine_update", sid)
+	t.Logf("out-of-band release to machine_update: %v", time.Since(start))
 	l.await(t, "event_create", "")
 	inStep(t, s, pg)
 
