@@ -5,7 +5,7 @@
 //	    --speed 60 [--webhook-url URL --webhook-secret S] [--seed N] \
 //	    [--request-log FILE] [--boot-agent BIN --boot-dir DIR [--boot-agent-retry D]] \
 //	    [--hold deploy=30s,release=30s,erase=30s,power_off=30s] \
-//	    [--erase-full 10m --erase-quick 2m --erase-secure 4m]
+//	    [--erase-full 10m --erase-quick 2m --erase-secure 4m] [--postgres DSN]
 //
 // It prints one MACHINE line per seeded machine (hostname, system id, BMC
 // address), the MAAS URL and API key, then serves until SIGTERM or SIGINT.
@@ -21,6 +21,13 @@
 // answers held now and so far; POST /_sim/faults/ops {"op","hold_ms"}
 // changes them while running. The --erase-* flags set how long each erase
 // method takes, before --speed divides them.
+//
+// With --postgres, the machines are mirrored into that PostgreSQL database
+// as MAAS's region database holds them (maasserver_node, maasserver_event
+// and MAAS's notification triggers), so LISTEN on machine_create,
+// machine_update, machine_delete and event_create works as against a real
+// region (docs/maas-notify.md). The DSN is checked at start; a database
+// that does not answer then stops the command, later outages are retried.
 //
 // With --boot-agent, a machine that finishes deploying boots for real: its
 // user-data's write_files are laid out under DIR/<hostname> and the

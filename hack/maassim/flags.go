@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
@@ -22,6 +24,7 @@ type config struct {
 	agentRetry                                time.Duration
 	hold                                      string
 	eraseFull, eraseQuick, eraseSecure        time.Duration
+	postgres                                  string
 }
 
 func parseFlags(args []string) config {
@@ -45,6 +48,7 @@ func parseFlags(args []string) config {
 	fs.StringVar(&c.gpus, "gpus", "nvidia:8", "GPUs of each booted machine with --fake-tools-dir: nvidia:N, amd:N or none")
 	fs.DurationVar(&c.agentRetry, "boot-agent-retry", 0, "cap the booted agents' reconnect backoff (0: as rendered)")
 	fs.StringVar(&c.hold, "hold", "", "act, then hold the answer: `op=dur,...` (deploy, release, erase, power_off, ...)")
+	fs.StringVar(&c.postgres, "postgres", "", "mirror the machines into this PostgreSQL `DSN` (maasserver_node with MAAS's notification triggers)")
 	def := maassim.DefaultDurations()
 	fs.DurationVar(&c.eraseFull, "erase-full", def.DiskErasing, "time a release with erase spends erasing (before --speed)")
 	fs.DurationVar(&c.eraseQuick, "erase-quick", def.QuickErase, "time a quick_erase takes (before --speed)")
@@ -69,6 +73,11 @@ func (c config) validate() error {
 		return errors.New("--arm64-every must not be negative")
 	case c.eraseFull < 0 || c.eraseQuick < 0 || c.eraseSecure < 0:
 		return errors.New("--erase-full, --erase-quick and --erase-secure must not be negative")
+	}
+	if c.postgres != "" {
+		if _, err := pgx.ParseConfig(c.postgres); err != nil {
+			return fmt.Errorf("--postgres: %w", err) // pgx shows the DSN with its password redacted
+		}
 	}
 	if _, err := fakehost.ParseGPUs(c.gpus); err != nil {
 		return fmt.Errorf("--gpus: %w", err)

@@ -28,6 +28,9 @@ func TestValidate(t *testing.T) {
 		{"negative arm64", func(c *config) { c.arm64Every = -1 }, "--arm64-every"},
 		{"fake tools without agent", func(c *config) { c.fakeTools = "bin" }, "--boot-agent"},
 		{"unknown GPU vendor", func(c *config) { c.gpus = "intel:8" }, "--gpus"},
+		{"postgres DSN with a bad port", func(c *config) { c.postgres = "postgres://maas:pw-secret@db:x/maas" }, "--postgres: cannot parse `postgres://maas:xxxxx@db:x/maas`"},
+		{"postgres DSN with a bad sslmode", func(c *config) { c.postgres = "host=db sslmode=sometimes" }, "--postgres: cannot parse `host=db sslmode=sometimes`"},
+		{"postgres DSN", func(c *config) { c.postgres = "postgres://maas:pw-secret@127.0.0.1:5432/maas" }, ""},
 		{"fake tools and GPUs", func(c *config) { c.fakeTools, c.bootAgent, c.bootDir, c.gpus = "bin", "a", "d", "amd:8" }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,6 +41,15 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 	if err := seed(sim, c, os.Stdout); err != nil {
 		return err
 	}
+	if c.postgres != "" {
+		mctx, cancel := context.WithCancel(ctx)
+		m, err := sim.MirrorPostgres(mctx, c.postgres, maassim.MirrorOptions{})
+		if err != nil {
+			cancel()
+			return fmt.Errorf("--postgres: %w", err)
+		}
+		defer func() { cancel(); <-m.Done() }()
+	}
 	if c.webhookURL != "" {
 		sim.SetWebhooks([]maassim.WebhookTarget{{URL: c.webhookURL, Secret: c.webhookSecret}}, maassim.WebhookFaults{})
 	}

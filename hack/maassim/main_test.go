@@ -50,6 +50,16 @@ func TestServeUntilCancelled(t *testing.T) {
 	}
 }
 
+// A --postgres database that does not answer stops the command at start
+// with an error naming the flag, never the password.
+func TestPostgresUnreachable(t *testing.T) {
+	err := run(context.Background(), config{listen: "127.0.0.1:0", apiKey: "ck:tk:ts", images: "x",
+		postgres: "postgres://maas:pw-secret@127.0.0.1:1/maas?connect_timeout=2"}, slog.New(slog.DiscardHandler))
+	if err == nil || !strings.HasPrefix(err.Error(), "--postgres: ") || strings.Contains(err.Error(), "pw-secret") {
+		t.Fatalf("run = %v, want a --postgres error without the password", err)
+	}
+}
+
 // --arm64-every makes every Nth seeded machine an arm64 (Grace) host; its
 // MACHINE line says so.
 func TestSeedArchitectures(t *testing.T) {

@@ -19,4 +19,10 @@
 // commissioning, deployment and disk-erase failures, missing boot disk,
 // unlinked PXE NIC, out-of-band changes, slow or dead BMCs) are programmable from Go and over the /_sim/
 // control routes, and a webhook emitter POSTs signed change hints.
+//
+// MirrorPostgres keeps a real PostgreSQL database in step with the
+// machines, as MAAS's region database (maasserver_node, maasserver_event
+// and MAAS's notification triggers), so PostgreSQL itself sends the
+// machine_create, machine_update, machine_delete and event_create
+// notifications a MAAS region sends (docs/maas-notify.md).
 package maassim

@@ -42,6 +42,7 @@ func (s *Sim) event(m *machine, level int, typ, desc string) {
 		id: s.evID, sid: m.systemID, hostname: m.hostname, username: m.owner,
 		level: level, typ: typ, description: desc, created: s.now(),
 	})
+	s.mirrorPoke()
 }
 
 // statusMessage is MAAS's status_message: the latest INFO-or-above event

@@ -141,6 +141,7 @@ func (s *Sim) queryPowerStateOp(c *call, m *machine) (any, *apiError) {
 		if err != nil {
 			if ok {
 				m.powerState = "error"
+				s.mirrorMark(m)
 				s.event(m, levelWarning, "Failed to query node's BMC", err.Error())
 			}
 			return nil, unavailable("Power state could not be queried: %v", err)
@@ -148,6 +149,7 @@ func (s *Sim) queryPowerStateOp(c *call, m *machine) (any, *apiError) {
 		state := map[bool]string{true: "on", false: "off"}[on]
 		if ok {
 			m.powerState = state
+			s.mirrorMark(m)
 		}
 		return map[string]string{"state": state}, nil
 	}), nil

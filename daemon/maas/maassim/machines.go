@@ -27,6 +27,7 @@ func (s *Sim) newMachineLocked(hostname string, h *host) *machine {
 		m.power["power_driver"] = "LAN_2_0"
 	}
 	s.machines[sid] = m
+	s.mirrorMark(m)
 	return m
 }
 

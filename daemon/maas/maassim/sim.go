@@ -30,6 +30,7 @@ type Sim struct {
 	boots    sync.WaitGroup // running OnBoot hooks
 	stopped  bool           // Run has ended: no more boots
 	hook     *emitter
+	mirrors  []*Mirror         // PostgreSQL mirrors (MirrorPostgres)
 	config   map[string]string // MAAS config items (maas/?op=get_config)
 }
 

@@ -68,9 +68,10 @@ func newEmitter(log *slog.Logger, seed uint64) *emitter {
 		client: &http.Client{Timeout: 10 * time.Second}}
 }
 
-// emit queues a hint for m. The queue never blocks the simulator: when it
+// emit queues a hint for m (and queues m for the PostgreSQL mirrors). The queue never blocks the simulator: when it
 // is full the hint is dropped and logged, as a lossy network would.
 func (s *Sim) emit(m *machine, typ string) {
+	s.mirrorMark(m)
 	s.hook.mu.Lock()
 	n := len(s.hook.targets)
 	s.hook.mu.Unlock()
