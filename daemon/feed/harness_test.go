@@ -2,6 +2,7 @@ package feed_test
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
+	"github.com/gpuaas/maas-sidecar/daemon/feed/pglisten"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
@@ -43,6 +45,8 @@ type opts struct {
 	listener      feed.Listener        // the LISTEN source (none when nil)
 	notify        lifecycle.SiteNotify // the site's notify settings
 	secrets       memSecrets           // extra Vault entries
+	mirror        string               // the simulator mirrors into this PostgreSQL DSN
+	listenPG      bool                 // listen through pglisten (the real pgnotify)
 }
 
 // site is one simulated MAAS site with the daemon's feed, reconciler and
@@ -55,6 +59,7 @@ type site struct {
 	feed     *feed.Feed
 	recon    *reconcile.Reconciler
 	reg      *prometheus.Registry // the daemon's: Go, process and build info too
+	logs     *syncBuffer          // the feed's log
 	wakes    *wakeLog
 	maasURL  string
 	adminURL string
@@ -68,8 +73,12 @@ func newSite(t testing.TB, o opts) *site {
 	must(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	go sim.Run(ctx)
+	if o.mirror != "" {
+		_, err := sim.MirrorPostgres(ctx, o.mirror, maassim.MirrorOptions{MaxBackoff: 500 * time.Millisecond})
+		must(t, err)
+	}
 	msrv := httptest.NewServer(sim)
-	s := &site{t: t, sim: sim, reg: api.NewRegistry("test"), wakes: &wakeLog{}, maasURL: msrv.URL + "/MAAS/"}
+	s := &site{t: t, sim: sim, reg: api.NewRegistry("test"), wakes: &wakeLog{}, maasURL: msrv.URL + "/MAAS/", logs: &syncBuffer{}}
 	s.stages = metrics.NewStages(s.reg)
 	commits := metrics.NewCommits(s.reg)
 	if o.clock == nil {
@@ -102,6 +111,9 @@ func newSite(t testing.TB, o opts) *site {
 
 func (s *site) build(o opts, vault memSecrets) {
 	store := secrets.NewStore(vault)
+	if o.listenPG {
+		o.listener = pglisten.Listener{Password: store.NotifyDBPassword, MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond}
+	}
 	sm := maas.Sites{Keys: store, Metrics: maas.NewMetrics(s.reg)}
 	s.recon = reconcile.New(reconcile.Config{Store: s.store, Cleaner: sm, Tasks: storeTasks{s.store},
 		Clock: o.clock, Metrics: reconcile.NewMetrics(s.reg), Follows: o.follows})
@@ -109,7 +121,7 @@ func (s *site) build(o opts, vault memSecrets) {
 	s.feed = feed.New(feed.Config{Store: s.store, Connector: siteMaas{sm}, Secrets: store,
 		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),
 		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: 20 * time.Millisecond, SitesInterval: time.Hour,
-		Follows: o.follows, Listener: o.listener})
+		Follows: o.follows, Listener: o.listener, Logger: slog.New(slog.NewTextHandler(s.logs, nil))})
 }
 
 func (s *site) createSite(secrets memSecrets, hwSync bool, notify lifecycle.SiteNotify) {
@@ -189,4 +201,11 @@ func validated(t testing.TB, h http.Handler) http.Handler {
 		return h
 	}
 	return openapitest.Handler(t, h)
+}
+
+// String is everything logged so far.
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
