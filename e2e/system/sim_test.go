@@ -49,6 +49,9 @@ type simOptions struct {
 	// (systemctl, userdel, kill, umount, ...) are always on its PATH
 	// (maassim --fake-tools-dir), as a real host has them.
 	gpus string
+	// postgres, when set, is the DSN the simulator mirrors its machines
+	// into (a region database with MAAS's notify triggers).
+	postgres string
 }
 
 func startSim(t *testing.T, o simOptions) *sim {
@@ -64,6 +67,9 @@ func startSim(t *testing.T, o simOptions) *sim {
 		gpus = "none"
 	}
 	args = append(args, "--fake-tools-dir", bins.dir, "--gpus", gpus)
+	if o.postgres != "" {
+		args = append(args, "--postgres", o.postgres)
+	}
 	s.proc = startProc(t, "maassim", nil, bins.maassim, args...)
 	s.url = strings.TrimPrefix(s.proc.waitLine(30*time.Second, "MAAS_URL="), "MAAS_URL=")
 	s.base = strings.TrimSuffix(s.url, "/MAAS/")

@@ -85,6 +85,18 @@ type Reconciliation interface {
 	Resync(ctx context.Context, siteID string) (reconcile.Report, error)
 }
 
+// refollower is a Reconciliation that wants to hear at once that a site
+// was created, changed or deleted (daemon/feed: its LISTEN settings),
+// rather than at its next look at the site list.
+type refollower interface{ Refollow() }
+
+// siteChanged tells the feed that the site list changed.
+func (a *API) siteChanged() {
+	if f, ok := a.recon.(refollower); ok {
+		f.Refollow()
+	}
+}
+
 // Webhooks is the MAAS webhook receiver's logic (daemon/feed satisfies
 // it): Receive verifies and durably stores one webhook; Rejected counts
 // one refused before it (too large, no site).

@@ -17,8 +17,22 @@ const recon = "/api/v1/admin/reconciliation"
 
 // fakeRecon records the resyncs asked for.
 type fakeRecon struct {
-	mu    sync.Mutex
-	sites []string
+	mu        sync.Mutex
+	sites     []string
+	refollows int
+}
+
+// Refollow counts the site-list changes the feed heard of.
+func (f *fakeRecon) Refollow() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refollows++
+}
+
+func (f *fakeRecon) refollowed() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.refollows
 }
 
 func (f *fakeRecon) Resync(_ context.Context, siteID string) (reconcile.Report, error) {

@@ -126,3 +126,25 @@ func TestCredentialsNotifyDBPassword(t *testing.T) {
 		t.Errorf("the answer echoes the password: %s", r.Body)
 	}
 }
+
+// Creating, changing and deleting a site tell the feed at once (its
+// listeners follow the notify settings); a refused change does not.
+func TestSiteChangesRefollowTheFeed(t *testing.T) {
+	e := newEnv(t)
+	r := e.do(adminRole, http.MethodPost, sites, siteBody(nil))
+	expect(t, r, http.StatusCreated, "")
+	var s lifecycle.Site
+	r.decode(t, &s)
+	if got := e.recon.refollowed(); got != 1 {
+		t.Fatalf("refollows after create %d, want 1", got)
+	}
+	expect(t, e.do(adminRole, http.MethodPatch, sitePath(s.ID), map[string]any{"notify": map[string]any{"source": "listen"}}), 422, "notify.source")
+	if got := e.recon.refollowed(); got != 1 {
+		t.Fatalf("refollows after a refused PATCH %d, want 1", got)
+	}
+	expect(t, e.do(adminRole, http.MethodPatch, sitePath(s.ID), map[string]any{"notify": map[string]any{"source": "dsn", "dsn": notifyDSN}}), 200, "")
+	expect(t, e.do(adminRole, http.MethodDelete, sitePath(s.ID), nil), 204, "")
+	if got := e.recon.refollowed(); got != 3 {
+		t.Fatalf("refollows after PATCH and delete %d, want 3", got)
+	}
+}

@@ -33,6 +33,7 @@ func (a *API) createSite(r *http.Request, c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	a.audit(r.Context(), r, c, change{action: "site.create", kind: "site", id: id, expected: string(s.Status)})
+	a.siteChanged()
 	s, err = a.store.GetSite(r.Context(), id)
 	return http.StatusCreated, a.answerSite(s), err
 }
@@ -103,6 +104,7 @@ func (a *API) patchSite(r *http.Request, c *call) (int, any, error) {
 	}
 	a.audit(r.Context(), r, c, change{action: "site.update", kind: "site", id: s.ID, prior: string(prior.Status),
 		expected: string(s.Status), correlated: map[string]string{"changed_fields": strings.Join(fields, ",")}})
+	a.siteChanged()
 	return http.StatusOK, a.answerSite(s), nil
 }
 
@@ -147,6 +149,7 @@ func (a *API) deleteSite(r *http.Request, c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	a.audit(r.Context(), r, c, change{action: "site.delete", kind: "site", id: id, prior: string(prior), expected: string(lifecycle.SiteDeleted)})
+	a.siteChanged()
 	return http.StatusNoContent, nil, nil
 }
 

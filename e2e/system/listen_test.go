@@ -1,0 +1,89 @@
+//go:build e2e
+
+package system
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/pgtest"
+)
+
+const listenPassword = "listen-secret-0123"
+
+// regionWorld is a world whose simulator mirrors its machines into a real
+// PostgreSQL (the region database, with MAAS's triggers) and whose daemon
+// polls the events cursor once a minute (the most poll_interval allows),
+// so that a change found within seconds came by push. gpu-001 is onboarded
+// and active. It returns the DSN of maas_listen, a role that may only
+// connect and LISTEN.
+func regionWorld(t *testing.T) (*world, string) {
+	t.Helper()
+	vaultBin := requireBinaries(t)
+	pg := pgtest.Start(t)
+	pg.Exec(t, "", "CREATE DATABASE maasdb", "REVOKE CONNECT ON DATABASE maasdb FROM PUBLIC",
+		"CREATE ROLE maas_listen LOGIN PASSWORD '"+listenPassword+"'", "GRANT CONNECT ON DATABASE maasdb TO maas_listen")
+	w := &world{t: t, sim: startSim(t, simOptions{machines: 1, speed: 600, postgres: pg.SuperDSN("maasdb")}),
+		daemon: newDaemon(t, startVault(t, vaultBin))}
+	w.daemon.setConfig("poll_interval: 100ms", "poll_interval: 1m")
+	w.daemon.start()
+	w.createSite()
+	batch, _ := w.onboard("gpu-001")
+	if r := w.daemon.cli("", "onboarding", "watch", "--batch", batch); r.code != 0 {
+		t.Fatalf("onboarding watch: %s", r)
+	}
+	return w, pg.DSN("maas_listen", "", "maasdb")
+}
+
+// setConfig replaces old with new in the daemon's config file.
+func (d *daemon) setConfig(old, new string) {
+	d.t.Helper()
+	b, err := os.ReadFile(d.config)
+	if err != nil || !strings.Contains(string(b), old) {
+		d.t.Fatalf("config lacks %q (%v)", old, err)
+	}
+	if err := os.WriteFile(d.config, []byte(strings.Replace(string(b), old, new, 1)), 0o600); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// releaseAndWait releases gpu-001 out of band and waits for its node's
+// quarantine, returning how long it took.
+func (w *world) releaseAndWait(within time.Duration) time.Duration {
+	w.t.Helper()
+	start := time.Now()
+	w.sim.control("machines/"+w.sim.machines["gpu-001"].systemID+"/release", nil)
+	for w.nodes()["gpu-001"] != "quarantined" {
+		if time.Since(start) > within {
+			w.t.Fatalf("gpu-001 is %q %s after an out-of-band release, want quarantined", w.nodes()["gpu-001"], within)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
+// The daemon binary listens to the region database of a site whose
+// notify settings name it (set through the CLI, the password through
+// site credentials into Vault): an out-of-band release quarantines the
+// node within seconds while the cursor polls once a minute.
+func TestListenOnRealBinaries(t *testing.T) {
+	w, dsn := regionWorld(t)
+	d := w.daemon
+	d.ok("", "site", "update", w.site, "--notify-dsn", dsn)
+	d.ok(apiKey, "site", "credentials", w.site, "--maas-key-file", "-",
+		"--notify-db-password-file", file(t, "notify-db", listenPassword), "--reason", "e2e: LISTEN")
+	deadline := time.Now().Add(30 * time.Second)
+	for sample(scrape(t, d), "maas_sidecar_feed_listener_up", map[string]string{"site": w.site}) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the listener is not up 30s after the site's notify settings were set")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	took := w.releaseAndWait(15 * time.Second)
+	t.Logf("quarantined %s after the release (LISTEN, real binaries)", took.Round(time.Millisecond))
+	if v := sample(scrape(t, d), "maas_sidecar_feed_machines_read_total", map[string]string{"source": "listen"}); v < 1 {
+		t.Fatalf("machines read through listen = %v", v)
+	}
+}
