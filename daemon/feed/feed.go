@@ -84,9 +84,9 @@ type Feed struct {
 	// cursors serialises each site's events cursor (site -> *sync.Mutex):
 	// the poll loop and a listener's catch-up both move it.
 	cursors sync.Map
-	mu        sync.Mutex
-	known     map[string]map[string]string // site -> system id -> fingerprint
-	running   chan struct{}
+	mu      sync.Mutex
+	known   map[string]map[string]string // site -> system id -> fingerprint
+	running chan struct{}
 }
 
 // New returns a feed over cfg; nothing runs until Run.

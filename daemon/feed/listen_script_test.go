@@ -64,4 +64,3 @@ func listenOpts(l *scriptListener) opts {
 	return opts{listener: l, poll: time.Hour, resync: time.Hour,
 		notify: lifecycle.SiteNotify{Source: lifecycle.NotifyDSN, DSN: "postgres://maas_listen@127.0.0.1:5432/maasdb"}}
 }
-
