@@ -96,4 +96,3 @@ func TestWrongSecretKeepsRetrying(t *testing.T) {
 		t.Fatalf("401: %v, %v", out, err)
 	}
 }
-
