@@ -38,7 +38,7 @@ func parseDSN(dsn string) (target, error) {
 		return target{}, badDSN("the scheme must be postgres:// or postgresql://, not %q", u.Scheme)
 	}
 	if _, has := u.User.Password(); has {
-		return target{}, badDSN("the DSN carries a password: leave it out, the password is read from Vault")
+		return target{}, badDSN("the DSN carries a password: leave it out, the password is kept apart (in Vault, or the forwarder's --password-file)")
 	}
 	t, err := dsnTarget(u)
 	if err != nil {
@@ -89,7 +89,7 @@ func dsnParams(u *url.URL, t *target) error {
 		v := q[k]
 		switch {
 		case k == "password":
-			return badDSN("the DSN carries a password: leave it out, the password is read from Vault")
+			return badDSN("the DSN carries a password: leave it out, the password is kept apart (in Vault, or the forwarder's --password-file)")
 		case !slices.Contains(DSNParams, k):
 			return badDSN("parameter %q is not supported (use %s)", k, strings.Join(DSNParams, ", "))
 		case len(v) > 1:
