@@ -21,7 +21,9 @@ func TestNotifyForwardBadFlags(t *testing.T) {
 		}
 	}
 	ok := []string{"--site", "site-1", "--url", "http://127.0.0.1:5290/api/v1/webhooks/maas", "--secret-file", secret}
-	with := func(extra ...string) []string { return append(append([]string{"maas-notify-forward"}, ok...), extra...) }
+	with := func(extra ...string) []string {
+		return append(append([]string{"maas-notify-forward"}, ok...), extra...)
+	}
 	tests := []struct {
 		name string
 		args []string
