@@ -67,3 +67,22 @@ func TestForwardsSignedHintsFromPostgreSQL(t *testing.T) {
 		t.Fatal("Run did not stop")
 	}
 }
+
+func newReceiver(secret, site string) *receiver {
+	return &receiver{secret: secret, site: site, now: time.Now}
+}
+
+// wait waits for n hints taken.
+func (rv *receiver) wait(t *testing.T, n int, d time.Duration) []hint {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if h, _ := rv.took(); len(h) >= n {
+			return h
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h, a := rv.took()
+	t.Fatalf("took %+v (answers %v), want %d hints", h, a, n)
+	return nil
+}

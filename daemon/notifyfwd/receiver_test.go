@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
@@ -63,25 +62,6 @@ func (rv *receiver) judge(r *http.Request, body []byte) int {
 	}
 	rv.hints = append(rv.hints, h)
 	return http.StatusAccepted
-}
-
-func newReceiver(secret, site string) *receiver {
-	return &receiver{secret: secret, site: site, now: time.Now}
-}
-
-// wait waits for n hints taken.
-func (rv *receiver) wait(t *testing.T, n int, d time.Duration) []hint {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if h, _ := rv.took(); len(h) >= n {
-			return h
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	h, a := rv.took()
-	t.Fatalf("took %+v (answers %v), want %d hints", h, a, n)
-	return nil
 }
 
 func (rv *receiver) took() ([]hint, []int) {

@@ -50,9 +50,9 @@ func TestServerRestartReconnects(t *testing.T) {
 	if err := s.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	ev := r.waitFor(t, "a second listening", 30*time.Second, func(ev []string) bool { return count(ev, "listening") == 2 })
+	r.waitFor(t, "a second listening", 30*time.Second, func(ev []string) bool { return count(ev, "listening") == 2 })
 	s.Exec(t, "maasdb", "SELECT pg_notify('machine_delete', 'after')")
-	ev = r.waitFor(t, "after", 10*time.Second, func(ev []string) bool { return slices.Contains(ev, "machine_delete:after") })
+	ev := r.waitFor(t, "after", 10*time.Second, func(ev []string) bool { return slices.Contains(ev, "machine_delete:after") })
 	first := slices.Index(ev, "machine_update:before")
 	down := slices.Index(ev, "down:lost")
 	again := first + 1 + slices.Index(ev[first+1:], "listening")
