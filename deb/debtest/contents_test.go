@@ -76,7 +76,7 @@ func TestContents(t *testing.T) {
 		files     []string
 		conffiles []string
 	}{
-		{p.Daemon, daemon, []string{"/etc/maas-sidecar/config.yaml", "/etc/default/maas-sidecar-notify-forward"}},
+		{p.Daemon, daemon, []string{"/etc/default/maas-sidecar-notify-forward", "/etc/maas-sidecar/config.yaml"}},
 		{p.AgentAMD64, agent, nil},
 		{p.AgentARM64, agent, nil},
 	}
