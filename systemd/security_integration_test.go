@@ -15,8 +15,9 @@ import (
 // exposure, in tenths (the unit of --threshold). The figures and the
 // reason for every setting left off are in docs/systemd-hardening.md.
 var exposureMax = map[string]int{
-	"maas-sidecar.service":      20, // issue 14: at most 2.0 (1.1 measured)
-	"gpuaas-node-agent.service": 51, // 5.0 measured, plus 0.1
+	"maas-sidecar.service":                20, // issue 14: at most 2.0 (1.1 measured)
+	"gpuaas-node-agent.service":           51, // 5.0 measured, plus 0.1
+	"maas-sidecar-notify-forward.service": 20, // 1.1 measured, bounded like the daemon
 }
 
 // TestUnitsSecurity fails when a unit's exposure rises above its bound:

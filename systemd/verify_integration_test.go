@@ -14,21 +14,24 @@ import (
 // ExecStart pointing at a freshly built binary, and fails on any output:
 // systemd-analyze exits 0 on many parse errors.
 func TestUnitsVerify(t *testing.T) {
-	for unit, pkg := range map[string]string{
-		"gpuaas-node-agent": "github.com/gpuaas/maas-sidecar/agent/cmd/gpuaas-node-agent",
-		"maas-sidecar":      "github.com/gpuaas/maas-sidecar/daemon/cmd/maas-sidecar",
+	const agent, daemon = "github.com/gpuaas/maas-sidecar/agent/cmd/gpuaas-node-agent", "github.com/gpuaas/maas-sidecar/daemon/cmd/maas-sidecar"
+	for unit, bin := range map[string][2]string{
+		"gpuaas-node-agent":           {"gpuaas-node-agent", agent},
+		"maas-sidecar":                {"maas-sidecar", daemon},
+		"maas-sidecar-notify-forward": {"maas-sidecar", daemon},
 	} {
-		t.Run(unit, func(t *testing.T) { verifyUnit(t, unit, pkg) })
+		t.Run(unit, func(t *testing.T) { verifyUnit(t, unit, bin[0], bin[1]) })
 	}
 }
 
-func verifyUnit(t *testing.T, name, pkg string) {
+// verifyUnit verifies the unit name, its ExecStart binary built from pkg.
+func verifyUnit(t *testing.T, name, binName, pkg string) {
 	analyze, err := exec.LookPath("systemd-analyze")
 	if err != nil {
 		t.Fatal("systemd-analyze is missing: install the Debian package systemd (hack/install-test-deps.sh)")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, name)
+	bin := filepath.Join(dir, binName)
 	build := exec.Command("go", "build", "-o", bin, pkg)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building %s: %v\n%s", name, err, out)
@@ -37,9 +40,9 @@ func verifyUnit(t *testing.T, name, pkg string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exec0 := "ExecStart=/usr/bin/" + name + " "
+	exec0 := "ExecStart=/usr/bin/" + binName + " "
 	if !strings.Contains(string(unit), exec0) {
-		t.Fatalf("unit no longer starts /usr/bin/%s", name)
+		t.Fatalf("unit no longer starts /usr/bin/%s", binName)
 	}
 	patched := strings.Replace(string(unit), exec0, "ExecStart="+bin+" ", 1)
 	path := filepath.Join(dir, name+".service")

@@ -26,6 +26,8 @@ var dirs = []string{
 var daemonFiles = []string{
 	"drwxr-xr-x root/root ./etc/", "drwxr-xr-x root/root ./etc/maas-sidecar/",
 	"-rw-r--r-- root/root ./etc/maas-sidecar/config.yaml",
+	"drwxr-xr-x root/root ./etc/default/", "-rw-r--r-- root/root ./etc/default/maas-sidecar-notify-forward",
+	"-rw-r--r-- root/root ./lib/systemd/system/maas-sidecar-notify-forward.service",
 	"-rw-r--r-- root/root ./lib/systemd/system/maas-sidecar.service",
 	"-rwxr-xr-x root/root ./usr/bin/maas-sidecar",
 	"drwxr-xr-x root/root ./usr/share/bash-completion/", "drwxr-xr-x root/root ./usr/share/bash-completion/completions/",
@@ -74,7 +76,7 @@ func TestContents(t *testing.T) {
 		files     []string
 		conffiles []string
 	}{
-		{p.Daemon, daemon, []string{"/etc/maas-sidecar/config.yaml"}},
+		{p.Daemon, daemon, []string{"/etc/default/maas-sidecar-notify-forward", "/etc/maas-sidecar/config.yaml"}},
 		{p.AgentAMD64, agent, nil},
 		{p.AgentARM64, agent, nil},
 	}

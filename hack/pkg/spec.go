@@ -51,7 +51,9 @@ func (b builder) daemon() pkgSpec {
 	fs := []file{
 		{src: "amd64/" + n, dst: "/usr/bin/" + n, from: fromBin, mode: 0o755},
 		{src: "systemd/" + n + ".service", dst: "/lib/systemd/system/" + n + ".service", mode: 0o644},
+		{src: "systemd/" + n + "-notify-forward.service", dst: "/lib/systemd/system/" + n + "-notify-forward.service", mode: 0o644},
 		{src: "deb/" + n + "/config.yaml", dst: "/etc/" + n + "/config.yaml", mode: 0o644, conffile: true},
+		{src: "deb/" + n + "/notify-forward.default", dst: "/etc/default/" + n + "-notify-forward", mode: 0o644, conffile: true},
 		{src: "deb/prometheus/alerts.yml", dst: "/usr/share/" + n + "/prometheus/alerts.yml", mode: 0o644},
 		{src: n + ".bash", dst: "/usr/share/bash-completion/completions/" + n, mode: 0o644, from: fromGen},
 	}

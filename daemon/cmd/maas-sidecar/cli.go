@@ -35,6 +35,9 @@ commands:
   backup    write a consistent snapshot of a stopped daemon's store
             (a running daemon: GET /api/v1/admin/backup)
   restore   restore a backup into an empty store, verified
+  maas-notify-forward --site ID --url URL --secret-file FILE
+            forward this region database's machine notifications to a
+            daemon elsewhere as signed webhooks (see -h)
   version   print the version and the store backends built in
   help      show this help
   completion bash
@@ -69,6 +72,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runStoreCmd(backupCmd(), args[1:], stdout, stderr)
 	case "restore":
 		return runStoreCmd(restoreCmd(), args[1:], stdout, stderr)
+	case "maas-notify-forward":
+		return runNotifyForward(args[1:], stderr)
 	case "version":
 		return runVersion(stdout)
 	case "completion":

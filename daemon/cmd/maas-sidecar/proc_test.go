@@ -83,6 +83,14 @@ func startServe(t *testing.T, stateDir string, env []string, args ...string) *pr
 		t.Fatal(err)
 	}
 	args = append([]string{"serve", "--config", empty, "--state-dir", stateDir, "--admin-listen", "127.0.0.1:0", "--agent-listen", "127.0.0.1:0"}, args...)
+	p := startProc(t, env, args...)
+	p.addr, _ = p.waitLog("admin listener bound")["addr"].(string)
+	return p
+}
+
+// startProc runs the binary with args and collects its log.
+func startProc(t *testing.T, env []string, args ...string) *proc {
+	t.Helper()
 	p := &proc{t: t, cmd: exec.Command(binary, args...), done: make(chan struct{})}
 	p.cmd.Env = cleanEnv(env...)
 	r, w, err := os.Pipe()
@@ -100,7 +108,6 @@ func startServe(t *testing.T, stateDir string, env []string, args ...string) *pr
 	// end, so a test that waits on done sees every line it wrote.
 	go func() { _ = p.cmd.Wait(); <-collected; close(p.done) }()
 	t.Cleanup(p.kill)
-	p.addr, _ = p.waitLog("admin listener bound")["addr"].(string)
 	return p
 }
 

@@ -2,11 +2,9 @@ package pgnotify
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jonboulle/clockwork"
 )
 
@@ -21,12 +19,6 @@ type Source struct {
 	DSN         string
 	Password    func(ctx context.Context) (string, error)
 	RegiondConf []string
-}
-
-// ConnConfig resolves the source now (reading the password or
-// regiond.conf).
-func (s Source) ConnConfig(ctx context.Context) (*pgx.ConnConfig, error) {
-	return nil, errors.New("pgnotify: not implemented")
 }
 
 // Notification is one notification as received.
@@ -53,12 +45,3 @@ type Config struct {
 	// Down is called each time a connect fails or a connection is lost.
 	Down func(err error)
 }
-
-// Run listens until ctx ends, reconnecting as needed.
-func Run(ctx context.Context, cfg Config) error {
-	return errors.New("pgnotify: not implemented")
-}
-
-// Reason classifies a Down error for a bounded metric label: config,
-// unreachable, auth, no_connect, no_database, lost, other.
-func Reason(err error) string { return "other" }

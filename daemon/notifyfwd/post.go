@@ -1,0 +1,72 @@
+package notifyfwd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
+)
+
+// outcome is what one POST came to.
+type outcome int
+
+const (
+	delivered outcome = iota // 2xx, or 409: the daemon has this id already
+	retry                    // worth another attempt: transport, 5xx, 401, 429, no secret
+	dropped                  // refused for good (400, 413, ...): retrying the same bytes cannot help
+)
+
+// post sends h once, signed with the secret read now.
+func (f *forwarder) post(ctx context.Context, h hint) (outcome, error) {
+	body, err := json.Marshal(h)
+	if err != nil {
+		return dropped, fmt.Errorf("encode hint: %w", err)
+	}
+	secret, err := f.cfg.Secret(ctx)
+	if err != nil {
+		return retry, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.target, bytes.NewReader(body))
+	if err != nil {
+		return dropped, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(feed.SignatureHeader, feed.Sign(secret, f.cfg.Clock.Now().Unix(), body))
+	resp, err := f.cfg.Client.Do(req)
+	if err != nil {
+		return retry, fmt.Errorf("post to the daemon: %w", err)
+	}
+	defer resp.Body.Close()
+	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
+	return classify(resp.StatusCode, resp.Status, bytes.TrimSpace(snippet))
+}
+
+func classify(code int, status string, snippet []byte) (outcome, error) {
+	switch {
+	case code/100 == 2 || code == http.StatusConflict:
+		return delivered, nil
+	case code == http.StatusUnauthorized:
+		return retry, fmt.Errorf("the daemon refused the webhook (%s: %s): the secret file does not hold the site's "+
+			"webhook secret, the site id is wrong, or the clocks are more than 5 minutes apart", status, snippet)
+	case code/100 == 5 || code == http.StatusTooManyRequests:
+		return retry, fmt.Errorf("the daemon answered %s: %s", status, snippet)
+	}
+	return dropped, fmt.Errorf("the daemon refused the webhook for good (%s: %s)", status, snippet)
+}
+
+// webhookURL is u with ?site_id=site added to its query.
+func webhookURL(u, site string) (string, error) {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "", err
+	}
+	q := p.Query()
+	q.Set("site_id", site)
+	p.RawQuery = q.Encode()
+	return p.String(), nil
+}

@@ -1,0 +1,71 @@
+package notifyfwd
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
+)
+
+// receiver stands in for the daemon's webhook route: it checks the site
+// and the signature with the daemon's own scheme (feed.Sign, within 5
+// minutes), decodes the body strictly, answers from a script (then 202),
+// and keeps what it took.
+type receiver struct {
+	mu      sync.Mutex
+	secret  string
+	site    string
+	script  []int // answers to give first, in order
+	hints   []hint
+	answers []int
+	now     func() time.Time
+}
+
+func (rv *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	code := rv.judge(r, body)
+	rv.answers = append(rv.answers, code)
+	w.WriteHeader(code)
+	_, _ = w.Write([]byte(http.StatusText(code)))
+}
+
+func (rv *receiver) judge(r *http.Request, body []byte) int {
+	sig := r.Header.Get(feed.SignatureHeader)
+	ts, _, _ := strings.Cut(strings.TrimPrefix(sig, "t="), ",")
+	t, _ := strconv.ParseInt(ts, 10, 64)
+	switch {
+	case r.Method != http.MethodPost || r.URL.Query().Get("site_id") != rv.site:
+		return http.StatusBadRequest
+	case sig == "" || sig != feed.Sign([]byte(rv.secret), t, body) || rv.now().Sub(time.Unix(t, 0)).Abs() > 5*time.Minute:
+		return http.StatusUnauthorized
+	}
+	var h hint
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil || !systemID.MatchString(h.SystemID) || h.ID == "" {
+		return http.StatusBadRequest
+	}
+	if len(rv.script) > 0 {
+		code := rv.script[0]
+		rv.script = rv.script[1:]
+		if code/100 == 2 {
+			rv.hints = append(rv.hints, h)
+		}
+		return code
+	}
+	rv.hints = append(rv.hints, h)
+	return http.StatusAccepted
+}
+
+func (rv *receiver) took() ([]hint, []int) {
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	return append([]hint(nil), rv.hints...), append([]int(nil), rv.answers...)
+}
