@@ -24,7 +24,7 @@ func TestListenRefusedFallsBackToTheCursor(t *testing.T) {
 		o                  func(opts) opts
 	}{
 		{"wrong port", "unreachable", "connect", func(o opts) opts {
-			o.notify.DSN = strings.Replace(o.notify.DSN, portOf(pg), "1", 1)
+			o.notify.DSN = strings.Replace(o.notify.DSN, portOf(pg), ":1", 1)
 			return o
 		}},
 		{"wrong password", "auth", "password authentication failed", func(o opts) opts {
