@@ -14,10 +14,10 @@ import (
 const listenPassword = "listen-secret-0123"
 
 // regionWorld is a world whose simulator mirrors its machines into a real
-// PostgreSQL (the region database, with MAAS's triggers) and whose daemon
-// polls the events cursor once a minute (the most poll_interval allows),
-// so that a change found within seconds came by push. gpu-001 is onboarded
-// and active. It returns the DSN of maas_listen, a role that may only
+// PostgreSQL (the region database, with MAAS's triggers). gpu-001 is
+// onboarded and active; then the daemon is restarted to poll the events
+// cursor once a minute (the most poll_interval allows), so that a change
+// found within seconds came by push. It returns the DSN of maas_listen, a role that may only
 // connect and LISTEN.
 func regionWorld(t *testing.T) (*world, string) {
 	t.Helper()
@@ -27,13 +27,15 @@ func regionWorld(t *testing.T) (*world, string) {
 		"CREATE ROLE maas_listen LOGIN PASSWORD '"+listenPassword+"'", "GRANT CONNECT ON DATABASE maasdb TO maas_listen")
 	w := &world{t: t, sim: startSim(t, simOptions{machines: 1, speed: 600, postgres: pg.SuperDSN("maasdb")}),
 		daemon: newDaemon(t, startVault(t, vaultBin))}
-	w.daemon.setConfig("poll_interval: 100ms", "poll_interval: 1m")
 	w.daemon.start()
 	w.createSite()
 	batch, _ := w.onboard("gpu-001")
 	if r := w.daemon.cli("", "onboarding", "watch", "--batch", batch); r.code != 0 {
 		t.Fatalf("onboarding watch: %s", r)
 	}
+	w.daemon.proc.stop(15 * time.Second)
+	w.daemon.setConfig("poll_interval: 100ms", "poll_interval: 1m")
+	w.daemon.start()
 	return w, pg.DSN("maas_listen", "", "maasdb")
 }
 
@@ -85,5 +87,36 @@ func TestListenOnRealBinaries(t *testing.T) {
 	t.Logf("quarantined %s after the release (LISTEN, real binaries)", took.Round(time.Millisecond))
 	if v := sample(scrape(t, d), "maas_sidecar_feed_machines_read_total", map[string]string{"source": "listen"}); v < 1 {
 		t.Fatalf("machines read through listen = %v", v)
+	}
+}
+
+// The forwarder, for a daemon that is not on the region controller:
+// PostgreSQL -> maas-notify-forward (the daemon binary's subcommand, a
+// process of its own) -> a signed webhook -> the daemon -> quarantine.
+// The site has no notify settings, so the daemon itself listens to nothing.
+func TestNotifyForwarderEndToEnd(t *testing.T) {
+	w, dsn := regionWorld(t)
+	d := w.daemon
+	const secret = "hook-secret-0123456789"
+	d.ok(apiKey, "site", "credentials", w.site, "--maas-key-file", "-", "--webhook-secret-file", file(t, "hook", secret),
+		"--reason", "e2e: forwarder")
+	fwd := startProc(t, "maas-notify-forward", nil, bins.daemon, "maas-notify-forward", "--site", w.site,
+		"--url", d.url("/api/v1/webhooks/maas"), "--secret-file", file(t, "fwd-secret", secret),
+		"--dsn", dsn, "--password-file", file(t, "fwd-password", listenPassword))
+	fwd.waitLine(30*time.Second, "listening to the region database")
+	took := w.releaseAndWait(15 * time.Second)
+	t.Logf("quarantined %s after the release (forwarder, real binaries)", took.Round(time.Millisecond))
+	fams := scrape(t, d)
+	if v := sample(fams, "maas_sidecar_webhook_received_total", nil); v < 1 {
+		t.Fatalf("webhooks received = %v", v)
+	}
+	if v := sample(fams, "maas_sidecar_feed_machines_read_total", map[string]string{"source": "webhook"}); v < 1 {
+		t.Fatalf("machines read through webhooks = %v", v)
+	}
+	if v := sample(fams, "maas_sidecar_webhook_rejected_total", map[string]string{"reason": "bad_signature"}); v != 0 {
+		t.Fatalf("webhooks refused for their signature = %v", v)
+	}
+	if strings.Contains(fwd.out.String(), listenPassword) || strings.Contains(fwd.out.String(), secret) {
+		t.Fatal("the forwarder's output carries a secret")
 	}
 }
