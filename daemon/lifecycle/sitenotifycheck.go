@@ -1,7 +1,9 @@
 package lifecycle
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -79,20 +81,39 @@ func checkNotifyParams(raw string) string {
 	if err != nil {
 		return "has a malformed query"
 	}
-	for k, vs := range q {
-		switch {
-		case k == "password" || k == "passfile":
-			return "must not carry a password: write it to Vault with POST /maas-sites/{id}/credentials, notify_db_password"
-		case !notifyDSNParams[k]:
-			return "parameter " + strconv.Quote(truncate(k, 32)) +
-				" is not one of sslmode, sslrootcert, sslcert, sslkey, connect_timeout, application_name"
-		case len(vs) != 1:
-			return "parameter " + k + " is given more than once"
-		case k == "sslmode" && !sslModes[vs[0]]:
-			return "sslmode is not one of disable, allow, prefer, require, verify-ca, verify-full"
-		case k == "connect_timeout" && !nonNegativeInt(vs[0]):
-			return "connect_timeout is not a whole number of seconds"
+	if q.Has("sslcert") != q.Has("sslkey") {
+		return "sslcert and sslkey go together"
+	}
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		if msg := checkNotifyParam(k, q[k]); msg != "" {
+			return msg
 		}
+	}
+	return ""
+}
+
+// checkNotifyParam returns what is wrong with one query parameter, or "".
+// The rules are pgnotify's, which connects with them (its tests hold the
+// two to the same answers).
+func checkNotifyParam(k string, vs []string) string {
+	switch {
+	case k == "password" || k == "passfile":
+		return "must not carry a password: write it to Vault with POST /maas-sites/{id}/credentials, notify_db_password"
+	case !notifyDSNParams[k]:
+		return "parameter " + strconv.Quote(truncate(k, 32)) +
+			" is not one of sslmode, sslrootcert, sslcert, sslkey, connect_timeout, application_name"
+	case len(vs) != 1:
+		return "parameter " + k + " is given more than once"
+	case k == "sslmode" && !sslModes[vs[0]]:
+		return "sslmode is not one of disable, allow, prefer, require, verify-ca, verify-full"
+	case k == "connect_timeout" && !inRange(vs[0], 1, 600):
+		return "connect_timeout is not a whole number of seconds from 1 to 600"
+	case k == "sslrootcert" && vs[0] != "system" && !strings.HasPrefix(vs[0], "/"):
+		return "sslrootcert must be an absolute file path, or system"
+	case (k == "sslcert" || k == "sslkey") && !strings.HasPrefix(vs[0], "/"):
+		return k + " must be an absolute file path"
+	case k == "application_name" && (vs[0] == "" || len(vs[0]) > 63):
+		return "application_name must be 1 to 63 characters"
 	}
 	return ""
 }
@@ -102,9 +123,9 @@ func validPort(p string) bool {
 	return err == nil && n >= 1 && n <= 65535
 }
 
-func nonNegativeInt(s string) bool {
+func inRange(s string, lo, hi int) bool {
 	n, err := strconv.Atoi(s)
-	return err == nil && n >= 0
+	return err == nil && n >= lo && n <= hi
 }
 
 func truncate(s string, n int) string {
