@@ -1,6 +1,7 @@
 package feed_test
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -47,6 +48,7 @@ type opts struct {
 	secrets       memSecrets           // extra Vault entries
 	mirror        string               // the simulator mirrors into this PostgreSQL DSN
 	listenPG      bool                 // listen through pglisten (the real pgnotify)
+	debounce      time.Duration        // the feed's Debounce (20ms when zero)
 }
 
 // site is one simulated MAAS site with the daemon's feed, reconciler and
@@ -120,7 +122,7 @@ func (s *site) build(o opts, vault memSecrets) {
 	s.reg.MustRegister(&reconcile.Collector{Store: s.store, Clock: o.clock})
 	s.feed = feed.New(feed.Config{Store: s.store, Connector: siteMaas{sm}, Secrets: store,
 		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),
-		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: 20 * time.Millisecond, SitesInterval: time.Hour,
+		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: cmp.Or(o.debounce, 20*time.Millisecond), SitesInterval: time.Hour,
 		Follows: o.follows, Listener: o.listener, Logger: slog.New(slog.NewTextHandler(s.logs, nil))})
 }
 
