@@ -49,6 +49,9 @@ func (f *forwarder) listen(ctx context.Context, in chan<- pgnotify.Notification)
 			case in <- n:
 			case <-ctx.Done():
 			}
+		},
+		Down: func(err error) {
+			f.log.Warn("region database listener down", "reason", pgnotify.Reason(err), "err", err)
 		}})
 }
 

@@ -31,7 +31,7 @@ type Listener struct {
 // Listen runs the site's listener until ctx ends.
 func (l Listener) Listen(ctx context.Context, site lifecycle.Site, h feed.ListenHooks) error {
 	return pgnotify.Run(ctx, pgnotify.Config{
-		Source: l.source(site), Clock: l.Clock, Logger: l.Logger,
+		Source: l.source(site), Clock: l.Clock, Logger: l.logger().With("site", site.ID),
 		MinBackoff: l.MinBackoff, MaxBackoff: l.MaxBackoff,
 		Listening: h.Listening,
 		Notify:    func(n pgnotify.Notification) { h.Notify(n.Channel, n.Payload, n.At) },
@@ -46,4 +46,11 @@ func (l Listener) source(site lifecycle.Site) pgnotify.Source {
 	return pgnotify.Source{DSN: site.Notify.DSN, Password: func(ctx context.Context) (string, error) {
 		return l.Password(ctx, site.ID)
 	}}
+}
+
+func (l Listener) logger() *slog.Logger {
+	if l.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l.Logger
 }

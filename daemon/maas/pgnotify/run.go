@@ -51,20 +51,27 @@ func (c Config) withDefaults() Config {
 // Run listens until ctx ends, reconnecting as needed, and then returns
 // nil. Each failed connect and each lost connection is passed to Down
 // and followed by a jittered delay in [MinBackoff, MaxBackoff] that
-// doubles with each failure in a row and starts over once LISTEN holds.
-// Notify and the other callbacks run on Run's goroutine: a slow Notify
-// delays the next notification, it loses none.
+// doubles with each failure in a row. It starts over only after a
+// connection held LISTEN for Health: a server that accepts and then drops
+// every connection is not hammered at MinBackoff. Notify and the other
+// callbacks run on Run's goroutine: a slow Notify delays the next
+// notification, it loses none. Failures are logged at debug level: the
+// caller reports them through Down.
 func Run(ctx context.Context, cfg Config) error {
 	cfg = cfg.withDefaults()
 	seq := backoff.Sequence{Policy: backoff.Policy{Initial: min(2*cfg.MinBackoff, cfg.MaxBackoff), Max: cfg.MaxBackoff}}
 	for {
-		err := session(ctx, cfg, seq.Reset)
+		var listened time.Time
+		err := session(ctx, cfg, func() { listened = cfg.Clock.Now() })
 		if ctx.Err() != nil {
 			return nil
 		}
+		if !listened.IsZero() && cfg.Clock.Since(listened) >= cfg.Health {
+			seq.Reset()
+		}
 		cfg.Down(err)
 		delay := max(seq.Next(), cfg.MinBackoff)
-		cfg.Logger.Warn("region database listener down", "reason", Reason(err), "retry_in", delay.String(), "err", err)
+		cfg.Logger.Debug("region database listener down", "reason", Reason(err), "retry_in", delay.String(), "err", err)
 		select {
 		case <-ctx.Done():
 			return nil
