@@ -81,7 +81,8 @@ type Feed struct {
 	rejectLog throttle.Throttle
 	// listenLog logs a site's listener failures once a minute.
 	listenLog throttle.Throttle
-	// cursors serialises each site's events cursor (site -> *sync.Mutex):
+	// cursors serialises each site's events cursor (site -> chan struct{}
+	// of one, see lockCursor):
 	// the poll loop and a listener's catch-up both move it.
 	cursors sync.Map
 	mu      sync.Mutex

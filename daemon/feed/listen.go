@@ -37,6 +37,7 @@ func (f *Feed) listen(ctx context.Context, site lifecycle.Site) {
 	h := newListenHints(f, site.ID)
 	m := f.cfg.Metrics
 	m.listenerDown(site.ID)
+	m.following(site.ID, "listen")
 	defer m.unlistened(site.ID)
 	connects := 0
 	hooks := ListenHooks{

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
 
 // A burst of notifications about one machine is one re-read of it, and an
@@ -123,4 +124,34 @@ func TestListenerFollowsTheSiteSettings(t *testing.T) {
 	set(lifecycle.SiteNotify{})
 	s.eventually(time.Second, "listener stopped", func() bool { return l.running.Load() == 0 })
 	s.eventually(time.Second, "series gone", func() bool { return !s.has("maas_sidecar_feed_listener_up", "site", siteID) })
+}
+
+// A MAAS that refuses is not asked again at the notifications' pace: a
+// failed catch-up waits for the retry timer (PollInterval, an hour here)
+// however many notifications come, and counts as a listen error; the
+// next connect catches up again at once.
+func TestListenFailuresWaitForTheRetryTimer(t *testing.T) {
+	l := newScriptListener()
+	s := newSite(t, listenOpts(l))
+	_, sid := s.activeNode("gpu-l5")
+	<-l.started
+	l.listening()
+	s.caughtUpAfterConnect(1)
+	queries := func() float64 { return s.metric("maas_sidecar_maas_requests_total", "op", "GET events query") }
+	s.sim.SetOpFault("*", maassim.OpFault{ErrorRate: 1, Status: 400})
+	before := queries()
+	l.listening() // a reconnect: its catch-up fails
+	s.eventually(2*time.Second, "a failed catch-up", func() bool {
+		return s.metric("maas_sidecar_feed_errors_total", "site", siteID, "source", "listen") >= 1
+	})
+	for range 10 {
+		l.notify("machine_update", sid, 1)
+		time.Sleep(40 * time.Millisecond)
+	}
+	if got := queries() - before; got != 1 {
+		t.Fatalf("%v events queries for one failed catch-up and ten notifications, want 1", got)
+	}
+	s.sim.SetOpFault("*", maassim.OpFault{})
+	l.listening()
+	s.eventually(2*time.Second, "the next connect's catch-up", func() bool { return queries()-before == 2 })
 }

@@ -5,23 +5,30 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/internal/backoff"
 	"github.com/gpuaas/maas-sidecar/internal/clocks"
 )
 
 // listenHints gathers a site's notifications: deduplicated per machine,
 // debounced, then handled like webhook hints (re-read, wake, reconcile).
-// A machine that could not be read stays pending and is tried again.
+// What fails (a machine that could not be read, a catch-up) waits for the
+// retry timer, PollInterval doubling to ten times it, however many
+// notifications come meanwhile: a MAAS that refuses is not asked again
+// at the notifications' pace.
 type listenHints struct {
 	f       *Feed
 	site    string
 	mu      sync.Mutex
-	pending map[string]time.Time // system id -> first notification
-	catch   bool                 // a catch-up through the events cursor is due
+	pending map[string]time.Time // notified, not handled yet: system id -> first notification
+	retry   map[string]time.Time // failed, waiting for the retry timer
+	catch   bool                 // a catch-up through the events cursor is due (a connect)
+	recatch bool                 // a failed catch-up, waiting for the retry timer
 	signal  chan struct{}
 }
 
 func newListenHints(f *Feed, site string) *listenHints {
-	return &listenHints{f: f, site: site, pending: map[string]time.Time{}, signal: make(chan struct{}, 1)}
+	return &listenHints{f: f, site: site, pending: map[string]time.Time{}, retry: map[string]time.Time{},
+		signal: make(chan struct{}, 1)}
 }
 
 func (h *listenHints) add(sid string, at time.Time) {
@@ -47,68 +54,36 @@ func (h *listenHints) poke() {
 	}
 }
 
-// run handles hints until ctx ends: after a signal it waits Debounce,
-// then handles what gathered; failures are retried after PollInterval.
+// run handles hints until ctx ends: after a signal it waits Debounce and
+// handles what gathered; when the retry timer fires, what failed too.
 func (h *listenHints) run(ctx context.Context) {
+	seq := backoff.Sequence{Policy: backoff.Policy{Initial: h.f.cfg.PollInterval, Max: 10 * h.f.cfg.PollInterval}}
 	var retry <-chan time.Time
 	for {
+		due := false
 		select {
 		case <-ctx.Done():
 			return
 		case <-h.signal:
 		case <-retry:
+			due, retry = true, nil
 		}
 		if !clocks.Sleep(ctx, h.f.cfg.Clock, h.f.cfg.Debounce) {
 			return
 		}
-		retry = nil
-		if !h.round(ctx) {
-			retry = h.f.cfg.Clock.After(h.f.cfg.PollInterval)
+		ok := h.round(ctx, due)
+		switch {
+		case ok && !h.waiting():
+			seq.Reset()
+		case retry == nil && h.waiting():
+			retry = h.f.cfg.Clock.After(seq.Next())
 		}
 	}
 }
 
-// round handles one batch; false when something is left for a retry.
-func (h *listenHints) round(ctx context.Context) bool {
+// waiting reports whether something waits for the retry timer.
+func (h *listenHints) waiting() bool {
 	h.mu.Lock()
-	batch, catch := h.pending, h.catch
-	h.pending, h.catch = map[string]time.Time{}, false
-	h.mu.Unlock()
-	ok := true
-	if catch {
-		if err := h.f.PollEvents(ctx, h.site); err != nil && ctx.Err() == nil {
-			h.f.logFailure(h.site, "listen catch-up", err)
-			h.catchUp() // not poke: the retry timer wakes it
-			ok = false
-		} else if err == nil {
-			h.f.cfg.Metrics.succeeded(h.site, "listen", h.f.cfg.Clock.Now())
-		}
-	}
-	if len(batch) == 0 {
-		return ok
-	}
-	sids := make([]string, 0, len(batch))
-	var oldest time.Time
-	for sid, at := range batch {
-		sids = append(sids, sid)
-		if oldest.IsZero() || at.Before(oldest) {
-			oldest = at
-		}
-	}
-	failed, err := h.f.handle(ctx, h.site, sids, "listen")
-	if err != nil && ctx.Err() == nil {
-		h.f.logFailure(h.site, "listen", err)
-	}
-	h.f.cfg.Metrics.lag(h.site, "listen", oldest, h.f.cfg.Clock.Now())
-	if len(failed) == 0 {
-		return ok
-	}
-	h.mu.Lock()
-	for sid := range failed {
-		if _, again := h.pending[sid]; !again {
-			h.pending[sid] = batch[sid]
-		}
-	}
-	h.mu.Unlock()
-	return false
+	defer h.mu.Unlock()
+	return len(h.retry) > 0 || h.recatch
 }

@@ -3,7 +3,6 @@ package feed
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -17,9 +16,11 @@ const eventsPage = 1000
 // cursor was never stored starts at MAAS's newest event: the resync covers
 // what happened before.
 func (f *Feed) PollEvents(ctx context.Context, siteID string) error {
-	mu, _ := f.cursors.LoadOrStore(siteID, new(sync.Mutex))
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
+	unlock, err := f.lockCursor(ctx, siteID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	m, err := f.connect(ctx, siteID)
 	if err != nil {
 		return err
@@ -82,5 +83,19 @@ func (f *Feed) handleEvents(ctx context.Context, siteID string, evs []lifecycle.
 func (f *Feed) reached(ctx context.Context, siteID string, err error) {
 	if ctx.Err() == nil {
 		f.cfg.Metrics.up(siteID, lifecycle.ErrorCode(err) != lifecycle.CodeUnavailable)
+	}
+}
+
+// lockCursor takes the site's events cursor, or gives up when ctx ends
+// (a listener stopped while the poll loop holds it must not wait for a
+// long poll).
+func (f *Feed) lockCursor(ctx context.Context, siteID string) (func(), error) {
+	l, _ := f.cursors.LoadOrStore(siteID, make(chan struct{}, 1))
+	ch := l.(chan struct{})
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
