@@ -5,14 +5,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 )
 
 // binDirs are where Debian installs the server programs, newest first:
 // they are not on PATH there.
 func binDirs() []string {
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
 	return dirs
+}
+
+// version is the major version of a /usr/lib/postgresql/<v>/bin path
+// (9.6 is 9.6, 15 is 15), 0 when it is not a number.
+func version(dir string) float64 {
+	v, _ := strconv.ParseFloat(filepath.Base(filepath.Dir(dir)), 64)
+	return v
 }
 
 // tool finds a server program: on PATH, else in Debian's version

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // SuperUser is the cluster's superuser; its password is Cluster.SuperPassword.
@@ -51,10 +52,8 @@ func Create(superPassword string) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{dir: dir, data: filepath.Join(dir, "data"), pgctl: pgctl, own: own, SuperPassword: superPassword}
-	if c.port, err = freePort(); err == nil {
-		if err = c.initdb(initdb); err == nil {
-			err = c.Start()
-		}
+	if err = c.initdb(initdb); err == nil {
+		err = c.startOnFreePort()
 	}
 	if err != nil {
 		_ = os.RemoveAll(dir)
@@ -73,7 +72,7 @@ func (c *Cluster) initdb(initdb string) error {
 			return err
 		}
 	}
-	cmd := c.own.command(initdb, "-D", c.data, "-U", SuperUser, "--pwfile", pw, "-E", "UTF8", "--no-locale",
+	cmd := c.own.command(c.dir, initdb, "-D", c.data, "-U", SuperUser, "--pwfile", pw, "-E", "UTF8", "--no-locale",
 		"--auth-local=trust", "--auth-host=scram-sha-256", "--no-sync")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("initdb: %v: %s", err, out)
@@ -98,6 +97,21 @@ func (c *Cluster) DSN(user, password, database string) string {
 // SuperDSN is the superuser's DSN on database.
 func (c *Cluster) SuperDSN(database string) string {
 	return c.DSN(SuperUser, c.SuperPassword, database)
+}
+
+// startOnFreePort picks a free port just before starting, and another
+// when something took it in between (parallel tests).
+func (c *Cluster) startOnFreePort() error {
+	var err error
+	for range 3 {
+		if c.port, err = freePort(); err != nil {
+			return err
+		}
+		if err = c.Start(); err == nil || !strings.Contains(err.Error(), "already in use") {
+			return err
+		}
+	}
+	return err
 }
 
 func freePort() (int, error) {

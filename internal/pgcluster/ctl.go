@@ -11,7 +11,7 @@ import (
 func (c *Cluster) Start() error {
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60",
 		c.port, c.dir)
-	cmd := c.own.command(c.pgctl, "start", "-w", "-t", "60", "-D", c.data, "-l", filepath.Join(c.dir, "log"), "-o", opts)
+	cmd := c.own.command(c.dir, c.pgctl, "start", "-w", "-t", "60", "-D", c.data, "-l", filepath.Join(c.dir, "log"), "-o", opts)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.dir, "log"))
 		return fmt.Errorf("pg_ctl start: %v: %s\n%s", err, out, log)
@@ -23,7 +23,7 @@ func (c *Cluster) Start() error {
 func (c *Cluster) Stop() error { return c.stop("fast") }
 
 func (c *Cluster) stop(mode string) error {
-	cmd := c.own.command(c.pgctl, "stop", "-w", "-t", "60", "-m", mode, "-D", c.data)
+	cmd := c.own.command(c.dir, c.pgctl, "stop", "-w", "-t", "60", "-m", mode, "-D", c.data)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("pg_ctl stop: %v: %s", err, out)
 	}

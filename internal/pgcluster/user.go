@@ -29,9 +29,11 @@ func serverOwner() (owner, error) {
 	return owner{uid: uid, gid: gid, drop: true}, nil
 }
 
-// command runs name as the owner.
-func (o owner) command(name string, args ...string) *exec.Cmd {
+// command runs name as the owner in dir (a directory the owner may enter:
+// PostgreSQL's programs warn when they cannot).
+func (o owner) command(dir, name string, args ...string) *exec.Cmd {
 	c := exec.Command(name, args...)
+	c.Dir = dir
 	if o.drop {
 		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(o.uid), Gid: uint32(o.gid)}}
 	}
