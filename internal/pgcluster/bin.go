@@ -12,8 +12,12 @@ import (
 // they are not on PATH there.
 func binDirs() []string {
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	newestFirst(dirs)
 	return dirs
+}
+
+func newestFirst(dirs []string) {
+	sort.SliceStable(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
 }
 
 // version is the major version of a /usr/lib/postgresql/<v>/bin path

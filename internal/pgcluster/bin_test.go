@@ -1,15 +1,12 @@
 package pgcluster
 
-import (
-	"sort"
-	"testing"
-)
+import "testing"
 
 // Debian's version directories sort by number, newest first: 15 before
 // 9.6, whatever their names' order as strings.
 func TestVersionOrder(t *testing.T) {
 	dirs := []string{"/usr/lib/postgresql/9.6/bin", "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/x/bin"}
-	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	newestFirst(dirs)
 	want := []string{"/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/9.6/bin", "/usr/lib/postgresql/x/bin"}
 	for i := range want {
 		if dirs[i] != want[i] {
