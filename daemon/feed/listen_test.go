@@ -3,9 +3,12 @@ package feed_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 )
@@ -154,4 +157,28 @@ func TestListenFailuresWaitForTheRetryTimer(t *testing.T) {
 	s.sim.SetOpFault("*", maassim.OpFault{})
 	l.listening()
 	s.eventually(2*time.Second, "the next connect's catch-up", func() bool { return queries()-before == 2 })
+}
+
+// A flood of distinct ids (NOTIFY needs no privilege) is bounded: beyond
+// 10,000 machines waiting, notifications are dropped and counted.
+func TestListenFloodIsBounded(t *testing.T) {
+	l := newScriptListener()
+	s := newSite(t, listenOpts(l))
+	<-l.started
+	l.listening()
+	s.caughtUpAfterConnect(1)
+	s.sim.SetOpFault("GET machine", maassim.OpFault{Latency: 2 * time.Second})
+	l.notify("machine_update", "slow01", 1) // its round holds the reads
+	time.Sleep(200 * time.Millisecond)
+	l.steps <- func(h feed.ListenHooks) {
+		for i := range 12000 {
+			h.Notify("machine_update", fmt.Sprintf("f%05d", i), time.Now())
+		}
+	}
+	s.eventually(2*time.Second, "drops counted", func() bool {
+		return s.metric("maas_sidecar_feed_notifications_dropped_total", "site", siteID) == 2000
+	})
+	if !strings.Contains(s.logs.String(), "too many machines notified at once") {
+		t.Fatal("the drop was not logged")
+	}
 }

@@ -31,12 +31,27 @@ func newListenHints(f *Feed, site string) *listenHints {
 		signal: make(chan struct{}, 1)}
 }
 
+// maxListenPending bounds the machines a site's notifications may have
+// waiting: NOTIFY needs no privilege, so any role that can connect could
+// flood distinct ids. Beyond it notifications are dropped (counted and
+// logged); the events cursor still finds real changes.
+const maxListenPending = 10000
+
 func (h *listenHints) add(sid string, at time.Time) {
 	h.mu.Lock()
-	if _, ok := h.pending[sid]; !ok {
+	_, ok := h.pending[sid]
+	full := !ok && len(h.pending) >= maxListenPending
+	if !ok && !full {
 		h.pending[sid] = at
 	}
 	h.mu.Unlock()
+	if full {
+		h.f.cfg.Metrics.listenDropped(h.site)
+		if h.f.listenLog.Allow("full:"+h.site, h.f.cfg.Clock.Now(), time.Minute) {
+			h.f.log.Warn("too many machines notified at once; notifications dropped, the events cursor covers them",
+				"site", h.site, "pending", maxListenPending)
+		}
+	}
 	h.poke()
 }
 

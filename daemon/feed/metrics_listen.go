@@ -9,6 +9,7 @@ type listenMetrics struct {
 	reconnects *prometheus.CounterVec
 	errors     *prometheus.CounterVec
 	notified   *prometheus.CounterVec
+	dropped    *prometheus.CounterVec
 }
 
 func newListenMetrics(reg prometheus.Registerer) listenMetrics {
@@ -22,7 +23,9 @@ func newListenMetrics(reg prometheus.Registerer) listenMetrics {
 		notified: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_notifications_total",
 			Help: "Notifications received from the site's region database, by channel."}, []string{"site", "channel"}),
 	}
-	reg.MustRegister(m.up, m.reconnects, m.errors, m.notified)
+	m.dropped = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_notifications_dropped_total",
+		Help: "Notifications dropped because 10,000 machines of the site were already waiting (a flood; the events cursor covers real changes)."}, []string{"site"})
+	reg.MustRegister(m.up, m.reconnects, m.errors, m.notified, m.dropped)
 	return m
 }
 
@@ -55,6 +58,12 @@ func (m *Metrics) listenerFailed(site, reason string) {
 func (m *Metrics) notified(site, channel string) {
 	if m != nil {
 		m.listen.notified.WithLabelValues(site, channel).Inc()
+	}
+}
+
+func (m *Metrics) listenDropped(site string) {
+	if m != nil {
+		m.listen.dropped.WithLabelValues(site).Inc()
 	}
 }
 
