@@ -76,17 +76,22 @@ func TestListenOnRealBinaries(t *testing.T) {
 	d.ok("", "site", "update", w.site, "--notify-dsn", dsn)
 	d.ok(apiKey, "site", "credentials", w.site, "--maas-key-file", "-",
 		"--notify-db-password-file", file(t, "notify-db", listenPassword), "--reason", "e2e: LISTEN")
+	site := map[string]string{"site": w.site}
+	caughtUp := map[string]string{"site": w.site, "source": "listen"}
 	deadline := time.Now().Add(30 * time.Second)
-	for sample(scrape(t, d), "maas_sidecar_feed_listener_up", map[string]string{"site": w.site}) != 1 {
+	for fams := scrape(t, d); sample(fams, "maas_sidecar_feed_listener_up", site) != 1 ||
+		sample(fams, "maas_sidecar_feed_last_success_timestamp_seconds", caughtUp) == 0; fams = scrape(t, d) {
 		if time.Now().After(deadline) {
-			t.Fatal("the listener is not up 30s after the site's notify settings were set")
+			t.Fatal("the listener is not up and caught up 30s after the site's notify settings were set")
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	listen := map[string]string{"source": "listen"}
+	before := sample(scrape(t, d), "maas_sidecar_feed_machines_read_total", listen)
 	took := w.releaseAndWait(15 * time.Second)
 	t.Logf("quarantined %s after the release (LISTEN, real binaries)", took.Round(time.Millisecond))
-	if v := sample(scrape(t, d), "maas_sidecar_feed_machines_read_total", map[string]string{"source": "listen"}); v < 1 {
-		t.Fatalf("machines read through listen = %v", v)
+	if v := sample(scrape(t, d), "maas_sidecar_feed_machines_read_total", listen); v <= before {
+		t.Fatalf("machines read through listen %v before the release, %v after: the release did not come through LISTEN", before, v)
 	}
 }
 
