@@ -88,6 +88,7 @@ func (s *Sim) linkSubnet(c *call, m *machine, ifc *iface) (any, *apiError) {
 	}
 	ifc.links = append(kept, l)
 	s.emit(m, "machine.updated")
+	s.mirrorLinks(m)
 	return s.renderIface(m, ifc), nil
 }
 
@@ -121,6 +122,7 @@ func (s *Sim) unlinkSubnet(c *call, m *machine, ifc *iface) (any, *apiError) {
 		if ok && l.id == id {
 			ifc.links = append(ifc.links[:i:i], ifc.links[i+1:]...)
 			s.emit(m, "machine.updated")
+			s.mirrorLinks(m)
 			return s.renderIface(m, ifc), nil
 		}
 	}

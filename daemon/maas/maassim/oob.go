@@ -70,6 +70,7 @@ func (s *Sim) UnlinkPXE(ctx context.Context, sid string) error {
 		if len(m.ifaces) > 0 {
 			m.ifaces[0].links = nil
 			s.emit(m, "machine.updated")
+			s.mirrorLinks(m)
 		}
 		return nil, nil
 	})

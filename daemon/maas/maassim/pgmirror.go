@@ -47,7 +47,8 @@ type Mirror struct {
 
 	mu    sync.Mutex // after Sim.mu
 	dirty map[string]bool
-	order []string // dirty system ids, first change first
+	order []string        // dirty system ids, first change first
+	links map[string]bool // dirty system ids whose interfaces' links changed
 
 	lastEvent int // the newest event id written; writer-owned
 }
@@ -74,7 +75,7 @@ func (s *Sim) MirrorPostgres(ctx context.Context, dsn string, opts MirrorOptions
 		return nil, fmt.Errorf("maassim: postgres mirror: %w", err)
 	}
 	m := &Mirror{sim: s, cfg: cfg, opts: opts.withDefaults(), log: s.opts.Logger,
-		wake: make(chan struct{}, 1), done: make(chan struct{}), dirty: map[string]bool{}}
+		wake: make(chan struct{}, 1), done: make(chan struct{}), dirty: map[string]bool{}, links: map[string]bool{}}
 	s.addMirror(m)
 	conn, err := m.open(ctx)
 	if err != nil {

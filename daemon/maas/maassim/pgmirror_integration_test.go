@@ -157,3 +157,17 @@ func TestMirrorSecondStart(t *testing.T) {
 	}
 	l.await(t, "machine_update", sid)
 }
+
+// TestMirrorNotifiesLinkChanges: a machine whose PXE interface loses its
+// links changes no node column, but MAAS's interface and IP address
+// triggers announce it as a machine_update, and so does the mirror.
+func TestMirrorNotifiesLinkChanges(t *testing.T) {
+	s, pg := newSite(t, 1), newPG(t)
+	mirror(t, s, pg, maassim.MirrorOptions{})
+	l := listen(t, pg)
+	sid := s.ids(t)[0]
+	if err := s.sim.UnlinkPXE(context.Background(), sid); err != nil {
+		t.Fatal(err)
+	}
+	l.await(t, "machine_update", sid)
+}

@@ -13,9 +13,12 @@ type nodeRow struct {
 }
 
 // nodeChange is one machine to write: row nil means it was deleted.
+// links: its interfaces' links changed, which MAAS's interface and IP
+// address triggers announce as a machine_update.
 type nodeChange struct {
 	systemID string
 	row      *nodeRow
+	links    bool
 }
 
 func (s *Sim) addMirror(m *Mirror) {
@@ -39,6 +42,17 @@ func (s *Sim) removeMirror(m *Mirror) {
 // changed (or created, or deleted) m.
 func (s *Sim) mirrorMark(m *machine) {
 	for _, x := range s.mirrors {
+		x.mark(m.systemID)
+	}
+}
+
+// mirrorLinks queues m for every mirror as a machine whose interfaces'
+// links changed; the caller holds s.mu.
+func (s *Sim) mirrorLinks(m *machine) {
+	for _, x := range s.mirrors {
+		x.mu.Lock()
+		x.links[m.systemID] = true
+		x.mu.Unlock()
 		x.mark(m.systemID)
 	}
 }
@@ -74,12 +88,12 @@ func (m *Mirror) pending() ([]nodeChange, []event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m.mu.Lock()
-	order := m.order
-	m.order, m.dirty = nil, map[string]bool{}
+	order, links := m.order, m.links
+	m.order, m.dirty, m.links = nil, map[string]bool{}, map[string]bool{}
 	m.mu.Unlock()
 	changes := make([]nodeChange, 0, len(order))
 	for _, sid := range order {
-		c := nodeChange{systemID: sid}
+		c := nodeChange{systemID: sid, links: links[sid]}
 		if mc, ok := s.machines[sid]; ok {
 			c.row = nodeRowOf(mc)
 		}
@@ -100,7 +114,7 @@ func (m *Mirror) snapshot() ([]nodeRow, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m.mu.Lock()
-	m.order, m.dirty = nil, map[string]bool{}
+	m.order, m.dirty, m.links = nil, map[string]bool{}, map[string]bool{}
 	m.mu.Unlock()
 	rows := make([]nodeRow, 0, len(s.machines))
 	for _, mc := range s.machines {

@@ -49,6 +49,12 @@ func (m *Mirror) flush(ctx context.Context, conn *pgx.Conn) error {
 		} else {
 			queueNode(b, c.row)
 		}
+		if c.row != nil && c.links {
+			// The simulator keeps no interface tables: this stands in
+			// for MAAS's interface and IP address triggers, which notify
+			// machine_update for the machine whose links changed.
+			b.Queue("SELECT pg_notify('machine_update', $1)", c.systemID)
+		}
 	}
 	for _, e := range events {
 		b.Queue(insertEvent, e.id, e.typ, e.level, e.created, e.sid, e.hostname, e.username, e.description)
