@@ -64,6 +64,9 @@ type Config struct {
 	// DevIdle skips its demo batch (--dev-idle).
 	Dev     bool `yaml:"-"`
 	DevIdle bool `yaml:"-"`
+	// DevNoPostgres keeps dev mode off PostgreSQL even where it is
+	// installed (--dev-no-postgres): no region database, no LISTEN feed.
+	DevNoPostgres bool `yaml:"-"`
 }
 
 // Agent configures the agent API and what cloud-init tells the agents.

@@ -26,6 +26,7 @@ maas-sidecar dev mode: a simulated MAAS site with %d GPU servers
   admin token  %s
   metrics      http://%s/metrics
   MAAS (sim)   %s
+  region DB    %s
 try, in another terminal:
   export %s
   %s node list
@@ -35,8 +36,16 @@ try, in another terminal:
   %s node decommission <node_id> --mode soft_reset --storage-cleanup all --reason "tenant turnover"
 Ctrl-C stops everything.
 
-`, len(s.Hosts), adminAddr, filepath.Join(stateDir, "admin.token"), adminAddr, s.URL, env, exe, exe, SiteID,
+`, len(s.Hosts), adminAddr, filepath.Join(stateDir, "admin.token"), adminAddr, s.URL, s.regionDBLine(), env, exe, exe, SiteID,
 		exe, SiteID, s.Hosts[len(s.Hosts)-1].Hostname, s.Hosts[len(s.Hosts)-1].IPMI, strings.TrimSuffix(s.URL, "MAAS/"), exe)
+}
+
+// regionDBLine is the banner's region database line.
+func (s *Site) regionDBLine() string {
+	if s.db == nil {
+		return "none: the LISTEN feed is off (webhooks and the events cursor only)"
+	}
+	return s.RegionDBDSN() + "   (PostgreSQL: the dev site LISTENs to MAAS's notifications)"
 }
 
 // Demo onboards the first DemoSize hosts as one batch through the admin

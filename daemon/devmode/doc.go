@@ -4,6 +4,9 @@
 // simulated BMCs, keeps secrets in memory, creates the site and its
 // policy, and boots every machine MAAS deploys as a simulated host that
 // runs the real node agent from the cloud-init the daemon rendered.
+// Where PostgreSQL is installed it also runs a throwaway region database
+// the simulator mirrors into and the dev site LISTENs on (StartRegionDB);
+// without it dev mode runs as before.
 //
 // Nothing here is used outside dev mode; the in-memory secret backend
 // refuses to exist otherwise.

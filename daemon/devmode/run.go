@@ -22,7 +22,8 @@ const drainTimeout = time.Second
 // Run serves the simulator, drives its clock and boots every machine MAAS
 // deploys as a simulated host running the real agent, under
 // <state-dir>/hosts/<hostname>, until ctx ends. It returns once the
-// simulator, its HTTP server and every host's agent have stopped.
+// simulator, its HTTP server and every host's agent have stopped and the
+// region database (StartRegionDB) is removed.
 func (s *Site) Run(ctx context.Context) error {
 	var hosts sync.WaitGroup
 	s.Sim.OnBoot(func(b maassim.Boot) { s.boot(ctx, b, &hosts) })
@@ -41,7 +42,7 @@ func (s *Site) Run(ctx context.Context) error {
 		err = errors.Join(err, serr)
 	}
 	hosts.Wait()
-	return err
+	return errors.Join(err, s.closeDB())
 }
 
 // boot starts one simulated host on a fresh disk; hosts waits for its agent.

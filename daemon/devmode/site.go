@@ -1,8 +1,6 @@
 package devmode
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -41,6 +39,7 @@ type Site struct {
 	dir           string
 	ln            net.Listener
 	log           *slog.Logger
+	db            *regionDB // nil: no region database (StartRegionDB)
 }
 
 // New builds the simulated site and binds the simulator's listener;
@@ -77,8 +76,7 @@ func New(o Options) (*Site, error) {
 }
 
 func randomKey() string {
-	part := func(n int) string { b := make([]byte, n); rand.Read(b); return hex.EncodeToString(b) }
-	return part(9) + ":" + part(9) + ":" + part(16)
+	return randomHex(9) + ":" + randomHex(9) + ":" + randomHex(16)
 }
 
 // PrepareStateDir makes dir a dev state dir: a dir already used by dev
@@ -104,5 +102,6 @@ func PrepareStateDir(dir, storeFile string) error {
 	return errors.Join(os.WriteFile(marker, []byte("state created by maas-sidecar serve --dev\n"), 0o600))
 }
 
-// Close releases the listener of a site that will not Run.
-func (s *Site) Close() error { return s.ln.Close() }
+// Close releases the listener and removes the region database of a site
+// that will not Run.
+func (s *Site) Close() error { return errors.Join(s.ln.Close(), s.closeDB()) }

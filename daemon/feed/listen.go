@@ -14,6 +14,14 @@ type Listener interface {
 	Listen(ctx context.Context, site lifecycle.Site, h ListenHooks) error
 }
 
+// ListenReasons is what a Listener whose Down reasons are a fixed set
+// also implements: the feed registers each listening site's errors at
+// zero for every one of them, so that a rate has a series before the
+// first failure.
+type ListenReasons interface {
+	Reasons() []string
+}
+
 // ListenHooks are how a Listener reports. Notify is called in order;
 // Listening after each connect, before that connection's notifications.
 type ListenHooks struct {
@@ -38,6 +46,9 @@ func (f *Feed) listen(ctx context.Context, site lifecycle.Site) {
 	m := f.cfg.Metrics
 	m.listenerDown(site.ID)
 	m.following(site.ID, "listen")
+	if r, ok := f.cfg.Listener.(ListenReasons); ok {
+		m.listenerErrorsAtZero(site.ID, r.Reasons())
+	}
 	defer m.unlistened(site.ID)
 	connects := 0
 	hooks := ListenHooks{

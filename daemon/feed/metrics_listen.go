@@ -55,6 +55,16 @@ func (m *Metrics) listenerFailed(site, reason string) {
 	}
 }
 
+// listenerErrorsAtZero registers the site's listener errors at zero for
+// each reason.
+func (m *Metrics) listenerErrorsAtZero(site string, reasons []string) {
+	if m != nil {
+		for _, r := range reasons {
+			m.listen.errors.WithLabelValues(site, r)
+		}
+	}
+}
+
 func (m *Metrics) notified(site, channel string) {
 	if m != nil {
 		m.listen.notified.WithLabelValues(site, channel).Inc()

@@ -27,3 +27,33 @@ func TestErrorSeriesExistBeforeTheFirstError(t *testing.T) {
 		}
 	}
 }
+
+// reasonedListener is a scripted listener whose Down reasons are a fixed
+// set (feed.ListenReasons), as pglisten's are.
+type reasonedListener struct {
+	*scriptListener
+	reasons []string
+}
+
+func (l reasonedListener) Reasons() []string { return l.reasons }
+
+// A listening site's listener errors exist at zero for every reason its
+// listener can report, before the listener has connected or failed.
+func TestListenerErrorSeriesExistBeforeTheFirstError(t *testing.T) {
+	l := newScriptListener()
+	o := listenOpts(l)
+	o.listener = reasonedListener{l, []string{"auth", "lost"}}
+	s := newSite(t, o)
+	<-l.started
+	for _, reason := range []string{"auth", "lost"} {
+		s.eventually(time.Second, "errors{"+reason+"} at zero", func() bool {
+			return s.has("maas_sidecar_feed_listener_errors_total", "site", siteID, "reason", reason)
+		})
+		if got := s.metric("maas_sidecar_feed_listener_errors_total", "site", siteID, "reason", reason); got != 0 {
+			t.Errorf("errors{%s} = %v, want 0", reason, got)
+		}
+	}
+	if s.has("maas_sidecar_feed_listener_errors_total", "site", siteID, "reason", "other") {
+		t.Error("errors{other}: a reason the listener does not report has a series")
+	}
+}

@@ -143,7 +143,9 @@ func TestDashboardReadsDocumentedMetrics(t *testing.T) {
 		"maas_sidecar_drift_open", "maas_sidecar_feed_lag_seconds", "maas_sidecar_webhook_rejected_total",
 		"maas_sidecar_maas_errors_total", "maas_sidecar_vault_requests_total", "maas_sidecar_bmc_operations_total",
 		"maas_sidecar_agent_heartbeats_total", "maas_sidecar_decommissions_total", "maas_sidecar_agent_enroll_total",
-		"maas_sidecar_agent_auth_failures_total", "maas_sidecar_events_oldest_undelivered_age_seconds"} {
+		"maas_sidecar_agent_auth_failures_total", "maas_sidecar_events_oldest_undelivered_age_seconds",
+		"maas_sidecar_feed_listener_up", "maas_sidecar_feed_listener_reconnects_total", "maas_sidecar_feed_listener_errors_total",
+		"maas_sidecar_feed_notifications_total"} {
 		if !slices.Contains(used, m) {
 			t.Errorf("no panel reads %s", m)
 		}

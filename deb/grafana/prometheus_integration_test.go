@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/pgcluster"
 )
 
 // Template variables as Grafana would expand them against this test's
@@ -27,12 +29,17 @@ var noSeries = map[string]string{}
 // prometheus scraping a running daemon in dev mode (a simulated MAAS site
 // and its demo batch): every rule group loads and evaluates without
 // error, and every dashboard target parses and returns at least one
-// series. prometheus comes from Debian's prometheus package
-// (hack/apt-packages.txt); without it this test fails.
+// series. prometheus comes from Debian's prometheus package, and the
+// region database listener's series from dev mode's local PostgreSQL,
+// Debian's postgresql package (hack/apt-packages.txt); without either
+// this test fails.
 func TestDashboardAndAlertsOnRealPrometheus(t *testing.T) {
 	prom, err := exec.LookPath("prometheus")
 	if err != nil {
 		t.Fatal("prometheus not found: install the Debian prometheus package (make test-deps)")
+	}
+	if err := pgcluster.Available(); err != nil {
+		t.Fatalf("dev mode's region database listener needs PostgreSQL: %v", err)
 	}
 	d := loadDashboard(t)
 	dir := t.TempDir()

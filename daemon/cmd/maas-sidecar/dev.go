@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
+	"github.com/gpuaas/maas-sidecar/internal/pgcluster"
 	"github.com/gpuaas/maas-sidecar/ipmi"
 )
 
@@ -21,11 +22,33 @@ func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *sl
 	if err != nil {
 		return nil, adapters{}, err
 	}
+	devRegionDB(ctx, cfg, site, log)
 	if err := site.Seed(ctx, st); err != nil {
 		return nil, adapters{}, errors.Join(err, site.Close())
 	}
 	return site, adapters{secrets: site.Secrets, writer: site.Secrets, power: ipmi.PXE{BMCs: site.BMCs},
 		rackURL: strings.TrimSuffix(site.URL, "/"), runs: []func(context.Context) error{site.Run}}, nil
+}
+
+// devRegionDB gives the simulated site a local PostgreSQL region database
+// that the dev site LISTENs on, where postgresql is installed. Without one
+// dev mode runs as before, on webhooks and the events cursor; the log
+// says why in one line.
+func devRegionDB(ctx context.Context, cfg config.Config, site *devmode.Site, log *slog.Logger) {
+	const off = "the LISTEN feed is off in dev mode: "
+	if cfg.DevNoPostgres {
+		log.Info(off + "--dev-no-postgres")
+		return
+	}
+	if err := pgcluster.Available(); err != nil {
+		log.Info(off+"PostgreSQL is not installed (install postgresql to try it)", "err", err)
+		return
+	}
+	if err := site.StartRegionDB(ctx); err != nil {
+		log.Warn(off+"the local PostgreSQL did not start", "err", err)
+		return
+	}
+	log.Info("dev region database started; the dev site listens to it", "dsn", site.RegionDBDSN())
 }
 
 // devWelcome prints the banner and returns the demo batch to run (nil

@@ -27,6 +27,7 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	agentListen := fs.String("agent-listen", def.Agent.Listen, "agent API (mutual TLS) `host:port`")
 	dev := fs.Bool("dev", false, "development mode: a simulated MAAS site, in-memory secrets and a demo batch (never in production)")
 	devIdle := fs.Bool("dev-idle", false, "with --dev: skip the demo batch")
+	devNoPG := fs.Bool("dev-no-postgres", false, "with --dev: no local PostgreSQL region database (and no LISTEN feed) even where postgresql is installed")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fs.SetOutput(stderr)
@@ -42,6 +43,9 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	if *devIdle && !*dev {
 		return config.Config{}, usageError("--dev-idle needs --dev")
 	}
+	if *devNoPG && !*dev {
+		return config.Config{}, usageError("--dev-no-postgres needs --dev")
+	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	cfg, err := config.Load(*path, given["config"])
@@ -52,7 +56,7 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	override(&cfg.AdminListen, *listen, given["admin-listen"])
 	override(&cfg.LogLevel, *level, given["log-level"])
 	override(&cfg.Agent.Listen, *agentListen, given["agent-listen"])
-	cfg.Dev, cfg.DevIdle = *dev, *devIdle
+	cfg.Dev, cfg.DevIdle, cfg.DevNoPostgres = *dev, *devIdle, *devNoPG
 	if cfg.Dev && !given["agent-listen"] && cfg.Agent.Listen == def.Agent.Listen {
 		cfg.Agent.Listen = "127.0.0.1:0" // dev agents are simulated hosts on loopback
 	}

@@ -65,6 +65,7 @@ func TestParseServeErrors(t *testing.T) {
 		{"unknown flag", []string{"--config", empty, "--colour"}, true, "flag provided but not defined: -colour"},
 		{"stray argument", []string{"--config", empty, "now"}, true, `unexpected argument "now"`},
 		{"dev-idle without dev", []string{"--config", empty, "--dev-idle"}, true, "--dev-idle needs --dev"},
+		{"dev-no-postgres without dev", []string{"--config", empty, "--dev-no-postgres"}, true, "--dev-no-postgres needs --dev"},
 		{"bad listen flag", []string{"--config", empty, "--admin-listen", "x"}, false, `admin_listen: "x" is not host:port`},
 		{"missing explicit file", []string{"--config", "/nonexistent/maas-sidecar.yaml"}, false, "/nonexistent/maas-sidecar.yaml"},
 	}

@@ -69,6 +69,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		c, err = buildCore(cfg, st, ad, reg, log)
 	}
 	if err != nil {
+		if site != nil { // built but never run: its region database goes too
+			err = errors.Join(err, site.Close())
+		}
 		return startFailed(ctx, log, errors.Join(err, p.Stop(st.Close)))
 	}
 	p.Go(stageHTTP, c.agents.run)

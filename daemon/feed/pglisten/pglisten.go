@@ -16,7 +16,9 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 )
 
-// Listener satisfies feed.Listener.
+var _ feed.ListenReasons = Listener{}
+
+// Listener satisfies feed.Listener and feed.ListenReasons.
 type Listener struct {
 	// Password reads the site's role password (Vault,
 	// lifecycle.NotifyDBPasswordVaultPath) at each connect.
@@ -38,6 +40,9 @@ func (l Listener) Listen(ctx context.Context, site lifecycle.Site, h feed.Listen
 		Down:      func(err error) { h.Down(pgnotify.Reason(err), err) },
 	})
 }
+
+// Reasons are the bounded reasons of Down (feed.ListenReasons).
+func (l Listener) Reasons() []string { return pgnotify.Reasons }
 
 func (l Listener) source(site lifecycle.Site) pgnotify.Source {
 	if site.Notify.Source != lifecycle.NotifyDSN {
