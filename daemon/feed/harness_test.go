@@ -18,7 +18,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
-	"github.com/gpuaas/maas-sidecar/daemon/feed/pglisten"
+	"github.com/gpuaas/maas-sidecar/daemon/bridge/pglisten"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"

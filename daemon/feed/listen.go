@@ -8,7 +8,7 @@ import (
 )
 
 // Listener runs a site's LISTEN feed on its MAAS region database until
-// ctx ends, reconnecting on its own (daemon/feed/pglisten over
+// ctx ends, reconnecting on its own (daemon/bridge/pglisten over
 // daemon/maas/pgnotify). It reports through the hooks.
 type Listener interface {
 	Listen(ctx context.Context, site lifecycle.Site, h ListenHooks) error
