@@ -12,9 +12,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuaas/maas-sidecar/cloudinit"
+	"github.com/gpuaas/maas-sidecar/daemon/bridge/pglisten"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
-	"github.com/gpuaas/maas-sidecar/daemon/bridge/pglisten"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
