@@ -3,6 +3,7 @@
 package system
 
 import (
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -68,12 +69,32 @@ func (w *world) releaseAndWait(within time.Duration) time.Duration {
 
 // The daemon binary listens to the region database of a site whose
 // notify settings name it (set through the CLI, the password through
-// site credentials into Vault): an out-of-band release quarantines the
-// node within seconds while the cursor polls once a minute.
+// site credentials into Vault). A wrong password first: the listener is
+// down with reason auth, the log names the site, the daemon stays ready.
+// Then the right one: an out-of-band release quarantines the node within
+// seconds while the cursor polls once a minute.
 func TestListenOnRealBinaries(t *testing.T) {
 	w, dsn := regionWorld(t)
 	d := w.daemon
 	d.ok("", "site", "update", w.site, "--notify-dsn", dsn)
+	d.ok(apiKey, "site", "credentials", w.site, "--maas-key-file", "-",
+		"--notify-db-password-file", file(t, "notify-db-wrong", "not-"+listenPassword), "--reason", "e2e: LISTEN, wrong password")
+	d.proc.waitLine(30*time.Second, "region database listener down", w.site, `"reason":"auth"`, "password authentication failed")
+	fams := scrape(t, d)
+	if v := sample(fams, "maas_sidecar_feed_listener_up", map[string]string{"site": w.site}); v != 0 {
+		t.Fatalf("listener_up %v with a wrong password", v)
+	}
+	if v := sample(fams, "maas_sidecar_feed_listener_errors_total", map[string]string{"site": w.site, "reason": "auth"}); v < 1 {
+		t.Fatalf("listener errors{auth} %v", v)
+	}
+	resp, err := http.Get(d.url("/readyz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/readyz %s with a refused listener, want 200", resp.Status)
+	}
 	d.ok(apiKey, "site", "credentials", w.site, "--maas-key-file", "-",
 		"--notify-db-password-file", file(t, "notify-db", listenPassword), "--reason", "e2e: LISTEN")
 	site := map[string]string{"site": w.site}
