@@ -34,7 +34,10 @@ func TestForwarderLifecycle(t *testing.T) {
 	}
 	// --root: with /run/systemd/system present systemctl would ask the
 	// (absent) manager; offline it reads the unit files and links.
-	isEnabled := func() string { out, _ := r.try("systemctl", "--root=/", "is-enabled", fwdUnit); return strings.TrimSpace(out) }
+	isEnabled := func() string {
+		out, _ := r.try("systemctl", "--root=/", "is-enabled", fwdUnit)
+		return strings.TrimSpace(out)
+	}
 
 	r.aptInstallFile(sidecarPkg, old.sidecar)
 	if got := isEnabled(); got != "disabled" || r.exists(fwdLink) {
