@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 )
@@ -37,7 +38,18 @@ type Config struct {
 	ID func() string
 	// Listening is called each time LISTEN holds on a new connection.
 	Listening func()
+	// MaxPending bounds the machines being debounced, and apart from
+	// them the hints waiting to be POSTed; more are dropped [10000].
+	MaxPending int
+	// Metrics records what the forwarder does [unregistered metrics].
+	Metrics *Metrics
+	// Started is called once Run's loops run, with a check that passes
+	// while they answer (for the systemd watchdog) [nothing].
+	Started func(alive func(context.Context) error)
 }
+
+// DefaultMaxPending is MaxPending's default.
+const DefaultMaxPending = 10000
 
 func (c Config) withDefaults() Config {
 	def := func(d *time.Duration, v time.Duration) {
@@ -63,6 +75,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ID == nil {
 		c.ID = newID
+	}
+	if c.MaxPending <= 0 {
+		c.MaxPending = DefaultMaxPending
+	}
+	if c.Metrics == nil {
+		c.Metrics = NewMetrics(prometheus.NewRegistry())
+	}
+	if c.Started == nil {
+		c.Started = func(func(context.Context) error) {}
 	}
 	return c
 }

@@ -2,71 +2,75 @@ package notifyfwd
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 )
 
-// pending is a machine's notifications gathered so far.
-type pending struct {
-	sid, channel string // the latest channel
-	first, due   time.Time
-}
-
 // debounce gathers notifications per machine: the first starts a window
 // of Debounce, the others within it only update the type; when the
 // window closes, one hint goes to the queue, stamped with the first
-// notification's time.
+// notification's time. It also answers the liveness probe.
 func (f *forwarder) debounce(ctx context.Context, in <-chan pgnotify.Notification) error {
-	gathered := map[string]*pending{}
+	g := newGathering(f.cfg.MaxPending)
 	var timer <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case n := <-in:
-			f.gather(gathered, n)
+			f.gather(g, n)
 		case <-timer:
+		case ack := <-f.probe:
+			close(ack)
 		}
-		timer = f.flush(gathered)
+		timer = f.flush(g)
 	}
 }
 
-func (f *forwarder) gather(gathered map[string]*pending, n pgnotify.Notification) {
+func (f *forwarder) gather(g *gathering, n pgnotify.Notification) {
 	sid, ok := payloadID(n.Payload)
 	if !ok {
+		f.metrics.drop(dropNotSystemID)
 		f.log.Warn("notification ignored: the payload is not a MAAS system id", "channel", n.Channel)
 		return
 	}
-	if p, ok := gathered[sid]; ok {
-		p.channel = n.Channel
-		return
+	if !g.add(sid, n.Channel, n.At, f.cfg.Debounce) {
+		f.overflow(dropPendingFull)
 	}
-	gathered[sid] = &pending{sid: sid, channel: n.Channel, first: n.At, due: n.At.Add(f.cfg.Debounce)}
 }
 
 // flush queues the machines whose window has closed, oldest first, and
 // returns the timer of the next window to close (nil when none).
-func (f *forwarder) flush(gathered map[string]*pending) <-chan time.Time {
+func (f *forwarder) flush(g *gathering) <-chan time.Time {
 	now := f.cfg.Clock.Now()
-	var due []*pending
-	next := time.Time{}
-	for _, p := range gathered {
-		switch {
-		case !p.due.After(now):
-			due = append(due, p)
-		case next.IsZero() || p.due.Before(next):
-			next = p.due
+	for p, ok := g.closed(now); ok; p, ok = g.closed(now) {
+		if !f.queue.push(newHint(f.cfg.ID(), p.channel, p.sid, p.first)) {
+			f.overflow(dropQueueFull)
 		}
 	}
-	slices.SortFunc(due, func(a, b *pending) int { return a.first.Compare(b.first) })
-	for _, p := range due {
-		delete(gathered, p.sid)
-		f.queue.push(newHint(f.cfg.ID(), p.channel, p.sid, p.first))
-	}
-	if next.IsZero() {
+	next, ok := g.next()
+	if !ok {
 		return nil
 	}
 	return f.cfg.Clock.After(next.Sub(now))
+}
+
+// overflowEvery is how often a flood's drops are logged.
+const overflowEvery = time.Minute
+
+// overflow counts a machine dropped at a cap and logs the drops at most
+// once a minute per reason, with their number since the last line. Only
+// the debounce goroutine calls it.
+func (f *forwarder) overflow(reason string) {
+	f.metrics.drop(reason)
+	f.unlogged[reason]++
+	now := f.cfg.Clock.Now()
+	if last, ok := f.loggedAt[reason]; ok && now.Sub(last) < overflowEvery && !now.Before(last) {
+		return
+	}
+	f.log.Warn("notifications dropped: too many machines waiting (a flood of notifications?); "+
+		"the daemon's events cursor still finds their changes", "reason", reason, "dropped", f.unlogged[reason],
+		"max_pending", f.cfg.MaxPending)
+	f.loggedAt[reason], f.unlogged[reason] = now, 0
 }

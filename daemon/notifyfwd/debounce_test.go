@@ -17,8 +17,7 @@ import (
 func TestDebounceOneHintPerMachine(t *testing.T) {
 	clock := clockwork.NewFakeClock()
 	ids := 0
-	f := &forwarder{cfg: Config{Clock: clock, ID: func() string { ids++; return "id" + string(rune('0'+ids)) }}.withDefaults(), queue: newQueue()}
-	f.log = f.cfg.Logger
+	f := testForwarder(t, Config{Clock: clock, ID: func() string { ids++; return "id" + string(rune('0'+ids)) }})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	in := make(chan pgnotify.Notification)
@@ -57,5 +56,42 @@ func TestDebounceOneHintPerMachine(t *testing.T) {
 		{ID: "id2", Type: "machine_create", SystemID: "bbb222", OccurredAt: at2}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("hints (-want +got):\n%s", diff)
+	}
+}
+
+// testForwarder is newForwarder with a URL and a secret filled in.
+func testForwarder(t *testing.T, cfg Config) *forwarder {
+	t.Helper()
+	if cfg.URL == "" {
+		cfg.Site, cfg.URL = "site-1", "http://127.0.0.1:1/api/v1/webhooks/maas"
+	}
+	if cfg.Secret == nil {
+		cfg.Secret = func(context.Context) ([]byte, error) { return []byte("s"), nil }
+	}
+	f, err := newForwarder(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// The liveness check passes while the debounce loop runs and fails,
+// at its context's end, once the loop has stopped.
+func TestAliveFollowsTheLoop(t *testing.T) {
+	f := testForwarder(t, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.debounce(ctx, make(chan pgnotify.Notification)) }()
+	check, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	if err := f.alive(check); err != nil {
+		t.Fatalf("alive with the loop running: %v", err)
+	}
+	cancel()
+	<-done
+	check, stop = context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer stop()
+	if err := f.alive(check); err == nil {
+		t.Fatal("alive passed with the loop stopped")
 	}
 }

@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 	"github.com/gpuaas/maas-sidecar/internal/pgtest"
 )
@@ -32,6 +35,8 @@ func TestForwardsSignedHintsFromPostgreSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	listening := make(chan struct{})
+	reg := prometheus.NewRegistry()
+	metrics := NewMetrics(reg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -39,12 +44,15 @@ func TestForwardsSignedHintsFromPostgreSQL(t *testing.T) {
 			Secret: SecretFile(secret), MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second,
 			Source: pgnotify.Source{DSN: fmt.Sprintf("postgres://listener@127.0.0.1:%d/maasdb?sslmode=disable", s.Port()),
 				Password: func(context.Context) (string, error) { return "fwd-pw", nil }},
-			Listening: func() { close(listening) }})
+			Listening: func() { close(listening) }, Metrics: metrics})
 	}()
 	select {
 	case <-listening:
 	case <-time.After(20 * time.Second):
 		t.Fatal("the forwarder never listened")
+	}
+	if up := testutil.ToFloat64(metrics.listenerUp); up != 1 {
+		t.Fatalf("listener_up = %v while LISTEN holds", up)
 	}
 	s.Exec(t, "maasdb", "SELECT pg_notify('machine_update', 'aaa111')", "SELECT pg_notify('machine_update', 'aaa111')",
 		"SELECT pg_notify('machine_delete', 'aaa111')", "SELECT pg_notify('machine_create', 'bbb222')")
@@ -56,6 +64,18 @@ func TestForwardsSignedHintsFromPostgreSQL(t *testing.T) {
 	if hints[0].SystemID != "aaa111" || hints[0].Type != "machine_delete" || hints[1].SystemID != "bbb222" ||
 		hints[1].Type != "machine_create" || hints[0].ID == hints[1].ID {
 		t.Fatalf("hints %+v", hints)
+	}
+	if n, err := testutil.GatherAndCount(reg, "maas_sidecar_notify_forward_delivered_total"); err != nil || n != 1 ||
+		testutil.ToFloat64(metrics.delivered) != 2 {
+		t.Fatalf("delivered_total: %d series (%v), value %v; want 2", n, err, testutil.ToFloat64(metrics.delivered))
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(10 * time.Second); testutil.ToFloat64(metrics.listenerUp) != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("listener_up still 1 with the database stopped")
+		}
 	}
 	cancel()
 	select {

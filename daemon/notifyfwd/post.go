@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,9 +17,10 @@ import (
 type outcome int
 
 const (
-	delivered outcome = iota // 2xx, or 409: the daemon has this id already
-	retry                    // worth another attempt: transport, 5xx, 401, 429, no secret
-	dropped                  // refused for good (400, 413, ...): retrying the same bytes cannot help
+	delivered     outcome = iota // 2xx, or 409: the daemon has this id already
+	retry                        // worth another attempt: transport, 5xx, 429, no secret
+	misconfigured                // retried, but only a fix of the forwarder's settings helps: 401, 404, 405, 3xx
+	dropped                      // refused for good (400, 413, ...): retrying the same bytes cannot help
 )
 
 // post sends h once, signed with the secret read now.
@@ -37,27 +39,43 @@ func (f *forwarder) post(ctx context.Context, h hint) (outcome, error) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(feed.SignatureHeader, feed.Sign(secret, f.cfg.Clock.Now().Unix(), body))
-	resp, err := f.cfg.Client.Do(req)
+	resp, err := f.client.Do(req)
 	if err != nil {
 		return retry, fmt.Errorf("post to the daemon: %w", err)
 	}
 	defer resp.Body.Close()
 	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
-	return classify(resp.StatusCode, resp.Status, bytes.TrimSpace(snippet))
+	return classify(f.cfg.URL, resp, bytes.TrimSpace(snippet))
 }
 
-func classify(code int, status string, snippet []byte) (outcome, error) {
+// classify judges the daemon's answer to a POST to u (the URL as
+// configured: it names no secret).
+func classify(u string, resp *http.Response, snippet []byte) (outcome, error) {
+	code, status := resp.StatusCode, resp.Status
 	switch {
 	case code/100 == 2 || code == http.StatusConflict:
 		return delivered, nil
 	case code == http.StatusUnauthorized:
-		return retry, fmt.Errorf("the daemon refused the webhook (%s: %s): the secret file does not hold the site's "+
+		return misconfigured, fmt.Errorf("the daemon refused the webhook (%s: %s): the secret file does not hold the site's "+
 			"webhook secret, the site id is wrong, or the clocks are more than 5 minutes apart", status, snippet)
+	case code == http.StatusNotFound || code == http.StatusMethodNotAllowed:
+		return misconfigured, fmt.Errorf("%s is not the daemon's webhook route (%s): --url must be the daemon's "+
+			"/api/v1/webhooks/maas, directly or through its proxy", u, status)
+	case code/100 == 3:
+		return misconfigured, fmt.Errorf("%s answered %s to %q: a webhook POST is not redirected, "+
+			"set --url to the address that takes it", u, status, resp.Header.Get("Location"))
 	case code/100 == 5 || code == http.StatusTooManyRequests:
 		return retry, fmt.Errorf("the daemon answered %s: %s", status, snippet)
 	}
 	return dropped, fmt.Errorf("the daemon refused the webhook for good (%s: %s)", status, snippet)
 }
+
+// noRedirect keeps the client from following a redirect: a webhook POST
+// that is redirected is a wrong URL, reported as such.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// errNoURL is Run's answer to a configuration it cannot use.
+var errNoURL = errors.New("notifyfwd: a webhook URL and a secret are required")
 
 // webhookURL is u with ?site_id=site added to its query.
 func webhookURL(u, site string) (string, error) {

@@ -32,6 +32,9 @@ func (rv *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer rv.mu.Unlock()
 	code := rv.judge(r, body)
 	rv.answers = append(rv.answers, code)
+	if code/100 == 3 {
+		w.Header().Set("Location", "/elsewhere")
+	}
 	w.WriteHeader(code)
 	_, _ = w.Write([]byte(http.StatusText(code)))
 }

@@ -10,20 +10,17 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 func newTestForwarder(t *testing.T, rv *receiver, clock *clockwork.FakeClock, secret string) (*forwarder, context.Context) {
 	srv := httptest.NewServer(rv)
 	t.Cleanup(srv.Close)
-	cfg := Config{Site: "site-1", URL: srv.URL + "/api/v1/webhooks/maas", Clock: clock,
-		Secret: func(context.Context) ([]byte, error) { return []byte(secret), nil }, MinBackoff: time.Second, MaxBackoff: 4 * time.Second}.withDefaults()
-	target, err := webhookURL(cfg.URL, cfg.Site)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testForwarder(t, Config{Site: "site-1", URL: srv.URL + "/api/v1/webhooks/maas", Clock: clock,
+		Secret: func(context.Context) ([]byte, error) { return []byte(secret), nil }, MinBackoff: time.Second, MaxBackoff: 4 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	return &forwarder{cfg: cfg, log: cfg.Logger, target: target, queue: newQueue()}, ctx
+	return f, ctx
 }
 
 // waitAnswers advances the fake clock through backoff waits until the
@@ -69,6 +66,11 @@ func TestSendRetriesAndOutcomes(t *testing.T) {
 	if want := []string{"id-aaa111", "id-ddd444"}; !slices.Equal(got, want) {
 		t.Fatalf("taken %v, want %v (bbb222 was a duplicate, ccc333 refused)", got, want)
 	}
+	m := f.metrics
+	if d, r, x, at := testutil.ToFloat64(m.delivered), testutil.ToFloat64(m.retries), testutil.ToFloat64(m.dropped.WithLabelValues(dropRefused)),
+		testutil.ToFloat64(m.lastDelivery); d != 3 || r != 2 || x != 1 || at != float64(clock.Now().UnixNano())/1e9 {
+		t.Fatalf("delivered %v, retries %v, refused %v, last delivery %v; want 3, 2, 1, %v", d, r, x, at, clock.Now().Unix())
+	}
 }
 
 // A wrong secret is refused with 401 and retried, never given up.
@@ -91,8 +93,8 @@ func TestWrongSecretKeepsRetrying(t *testing.T) {
 			t.Fatalf("answers %v, want 401 each time", answers)
 		}
 	}
-	out, err := classify(401, "401 Unauthorized", []byte("bad signature"))
-	if out != retry || err == nil || !strings.Contains(err.Error(), "secret file does not hold the site's webhook secret") {
+	out, err := classify("u", &http.Response{StatusCode: 401, Status: "401 Unauthorized"}, []byte("bad signature"))
+	if out != misconfigured || err == nil || !strings.Contains(err.Error(), "secret file does not hold the site's webhook secret") {
 		t.Fatalf("401: %v, %v", out, err)
 	}
 }

@@ -30,13 +30,14 @@ func TestPolicyForbidsStart(t *testing.T) {
 	r.assertNothingRuns("remove under policy-rc.d")
 	want := []string{
 		"gpuaas-node-agent.service restart", "gpuaas-node-agent.service stop",
+		"maas-sidecar-notify-forward.service stop",
 		"maas-sidecar.service restart", "maas-sidecar.service stop",
 	}
 	var got []string
 	if r.exists(policyLog) {
 		for _, l := range strings.Split(r.read(policyLog), "\n") {
 			// Dependencies (ipmitool's ipmievd) ask too; only ours count here.
-			if strings.HasPrefix(l, sidecarPkg+".") || strings.HasPrefix(l, agentPkg+".") {
+			if strings.HasPrefix(l, sidecarPkg+".") || strings.HasPrefix(l, fwdUnit+" ") || strings.HasPrefix(l, agentPkg+".") {
 				got = append(got, l)
 			}
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/logging"
-	"github.com/gpuaas/maas-sidecar/daemon/notifyfwd"
 )
 
 // runNotifyForward is `maas-sidecar maas-notify-forward`: the region
@@ -37,7 +36,7 @@ func runNotifyForward(args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	f.cfg.Logger.Info("maas-notify-forward starting", "site", f.cfg.Site, "url", f.cfg.URL)
-	if err := notifyfwd.Run(ctx, f.cfg); err != nil {
+	if err := forward(ctx, f, f.cfg.Logger); err != nil {
 		f.cfg.Logger.Error("maas-notify-forward stopped with an error", "err", err)
 		return exitFail
 	}

@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -21,8 +17,9 @@ import (
 
 // forwardFlags are maas-notify-forward's command line, checked.
 type forwardFlags struct {
-	cfg      notifyfwd.Config
-	logLevel string
+	cfg           notifyfwd.Config
+	logLevel      string
+	metricsListen string // host:port of the Prometheus listener; "" for none
 }
 
 // listFlag is a repeatable string flag.
@@ -34,23 +31,28 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 var siteIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 const forwardUsage = "usage: maas-sidecar maas-notify-forward --site ID --url URL --secret-file FILE\n" +
-	"         (--dsn DSN --password-file FILE | [--regiond-conf FILE]...) [flags]"
+	"         (--dsn DSN --password-file FILE | [--regiond-conf FILE]...) [flags]\n" +
+	"The daemon's webhook route is on its admin listener (plain HTTP, 127.0.0.1 by default):\n" +
+	"give --url of the TLS-terminating proxy in front of it (--ca-file for its certificate),\n" +
+	"or http:// to an admin_listen bound on a trusted network."
 
 func parseForward(args []string, stderr io.Writer) (forwardFlags, error) {
 	fs := flag.NewFlagSet("maas-sidecar maas-notify-forward", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	site := fs.String("site", "", "the daemon's site `id` of this region (sent as ?site_id=)")
-	target := fs.String("url", "", "the daemon's webhook endpoint `URL`, e.g. https://daemon:5290/api/v1/webhooks/maas")
+	target := fs.String("url", "", "the daemon's webhook endpoint `URL`, e.g. https://proxy.example/api/v1/webhooks/maas")
 	secret := fs.String("secret-file", "", "`file` holding the site's webhook HMAC secret (re-read for every POST)")
 	dsn := fs.String("dsn", "", "region database `URL` without a password: postgres://USER@HOST:5432/maasdb?sslmode=...")
 	pwFile := fs.String("password-file", "", "with --dsn: `file` holding the database role's password (re-read at each connect)")
 	var regiond listFlag
 	fs.Var(&regiond, "regiond-conf", "MAAS regiond.conf `file` to read the database from, tried in order (repeatable; default "+
 		strings.Join(pgnotify.RegiondConfPaths, ", then ")+")")
-	caFile := fs.String("ca-file", "", "CA bundle `file` that signs the daemon's certificate (an https --url)")
+	caFile := fs.String("ca-file", "", "CA bundle `file` that signs the certificate of the https --url (the proxy in front of the daemon)")
 	debounce := fs.Duration("debounce", 200*time.Millisecond, "gather a machine's notifications for this `duration` into one webhook")
 	health := fs.Duration("health", 15*time.Second, "check an idle database connection at this `interval`")
 	timeout := fs.Duration("timeout", 10*time.Second, "give up on one POST after this `duration` (it is retried)")
+	maxPending := fs.Int("max-pending", notifyfwd.DefaultMaxPending, "debounce at most this `number` of machines, and queue as many; more are dropped")
+	metrics := fs.String("metrics-listen", "", "serve Prometheus /metrics on this `host:port` (none by default)")
 	level := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -64,13 +66,15 @@ func parseForward(args []string, stderr io.Writer) (forwardFlags, error) {
 	if fs.NArg() > 0 {
 		return forwardFlags{}, usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
-	f := forwardFlags{logLevel: *level, cfg: notifyfwd.Config{Site: *site, URL: *target, Debounce: *debounce, Health: *health}}
+	f := forwardFlags{logLevel: *level, metricsListen: *metrics,
+		cfg: notifyfwd.Config{Site: *site, URL: *target, Debounce: *debounce, Health: *health, MaxPending: *maxPending}}
 	checks := []func() error{
 		func() error { return checkSite(*site) },
 		func() error { return checkURL(*target) },
 		func() error { return checkSecret(*secret, &f.cfg) },
 		func() error { return checkSource(*dsn, *pwFile, regiond, &f.cfg) },
 		func() error { return checkDurations(*debounce, *health, *timeout) },
+		func() error { return checkLimits(*maxPending, *metrics) },
 		func() error { _, err := config.ParseLevel(*level); return wrapUsage("--log-level", err) },
 		func() error { return checkClient(*caFile, *timeout, &f.cfg) },
 	}
@@ -99,7 +103,7 @@ func checkSite(site string) error {
 func checkURL(u string) error {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.User != nil {
-		return usageError(fmt.Sprintf("--url %q: give the daemon's webhook endpoint, e.g. https://daemon:5290/api/v1/webhooks/maas", u))
+		return usageError(fmt.Sprintf("--url %q: give the daemon's webhook endpoint, e.g. https://proxy.example/api/v1/webhooks/maas", u))
 	}
 	return nil
 }
@@ -113,34 +117,4 @@ func checkSecret(path string, cfg *notifyfwd.Config) error {
 	cfg.Secret = notifyfwd.SecretFile(path)
 	_, err := cfg.Secret(context.Background())
 	return wrapUsage("--secret-file", err)
-}
-
-func checkDurations(debounce, health, timeout time.Duration) error {
-	for _, d := range []struct {
-		name string
-		v    time.Duration
-	}{{"--debounce", debounce}, {"--health", health}, {"--timeout", timeout}} {
-		if d.v <= 0 {
-			return usageError(fmt.Sprintf("%s %s: must be above zero", d.name, d.v))
-		}
-	}
-	return nil
-}
-
-// checkClient builds the HTTP client, trusting --ca-file when given.
-func checkClient(caFile string, timeout time.Duration, cfg *notifyfwd.Config) error {
-	cfg.Client = &http.Client{Timeout: timeout}
-	if caFile == "" {
-		return nil
-	}
-	pem, err := os.ReadFile(caFile)
-	if err != nil {
-		return wrapUsage("--ca-file", err)
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		return usageError(fmt.Sprintf("--ca-file %q holds no PEM certificate", caFile))
-	}
-	cfg.Client.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}
-	return nil
 }

@@ -41,6 +41,8 @@ func TestNotifyForwardBadFlags(t *testing.T) {
 		{"missing password file", with("--dsn", "postgres://l@db/maasdb", "--password-file", filepath.Join(dir, "pw")), "--password-file: database password: open"},
 		{"ca file not PEM", with("--ca-file", notPEM), fmt.Sprintf("--ca-file %q holds no PEM certificate", notPEM)},
 		{"zero debounce", with("--debounce", "0s"), "--debounce 0s: must be above zero"},
+		{"zero max pending", with("--max-pending", "0"), "--max-pending 0: give 1 to 1000000 machines"},
+		{"metrics without a port", with("--metrics-listen", "127.0.0.1"), `--metrics-listen "127.0.0.1": give host:port`},
 		{"bad log level", with("--log-level", "loud"), "--log-level"},
 		{"unknown flag", with("--bogus"), "-bogus"},
 		{"stray argument", with("extra"), `unexpected argument "extra"`},
