@@ -8,8 +8,9 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// hint is the webhook body (DESIGN.md §6).
-type hint struct {
+// Hint is the webhook body (DESIGN.md §6, docs/operations.md "MAAS
+// webhook contract"); senders such as maas-notify-forward build it too.
+type Hint struct {
 	ID         string `json:"id"`
 	Type       string `json:"type"`
 	SystemID   string `json:"system_id"`
@@ -98,7 +99,7 @@ func (f *Feed) verify(ctx context.Context, siteID string, sig signature, body []
 
 func decodeHint(siteID string, body []byte) (lifecycle.WebhookEvent, error) {
 	const op = "feed.Receive"
-	var h hint
+	var h Hint
 	if err := lifecycle.DecodeStrict(body, op, &h); err != nil {
 		return lifecycle.WebhookEvent{}, err
 	}

@@ -6,19 +6,14 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
 )
 
 // hint is the webhook body of the daemon's contract. The notification
 // carries only the system id, so hostname and status_name stay empty:
 // the daemon re-reads the machine from MAAS either way.
-type hint struct {
-	ID         string `json:"id"`
-	Type       string `json:"type"`
-	SystemID   string `json:"system_id"`
-	Hostname   string `json:"hostname"`
-	StatusName string `json:"status_name"`
-	OccurredAt string `json:"occurred_at"`
-}
+type hint = feed.Hint
 
 // systemID is the daemon's pattern of a MAAS system id.
 var systemID = regexp.MustCompile(`^[a-z0-9]{1,64}$`)

@@ -90,3 +90,26 @@ func TestNotifyForwardStopsOnSIGTERM(t *testing.T) {
 	}
 	p.waitLog("maas-notify-forward stopped")
 }
+
+// A failure at run time (here the metrics port is taken) exits 1, not 2:
+// the unit restarts after it, while it never restarts after a wrong
+// command line.
+func TestNotifyForwardRuntimeFailureExits1(t *testing.T) {
+	dir := t.TempDir()
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("whsec-1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startProc(t, nil, "maas-notify-forward", "--site", "site-1", "--url", "http://127.0.0.1:1/api/v1/webhooks/maas",
+		"--secret-file", secret, "--regiond-conf", filepath.Join(dir, "missing.conf"), "--metrics-listen", busy.Addr().String())
+	p.waitLog("maas-notify-forward stopped with an error")
+	<-p.done
+	if code := p.cmd.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("exit %d, want 1; log:\n%s", code, p.log())
+	}
+}
