@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // RecordWaits makes c's retries wait no time and returns the delays they
@@ -22,4 +24,14 @@ func RecordWaits(c *Client) func() []time.Duration {
 		defer mu.Unlock()
 		return append([]time.Duration(nil), waits...)
 	}
+}
+
+// DecodeMachines is the client's decode of a GET machines/ answer into
+// the domain's machines.
+func DecodeMachines(body []byte) ([]lifecycle.Machine, error) {
+	var ws []wireMachine
+	if err := decode("list machines", body, &ws); err != nil {
+		return nil, err
+	}
+	return machines(ws), nil
 }

@@ -1,0 +1,65 @@
+package maas_test
+
+import (
+	"net/http"
+	"runtime"
+	"testing"
+
+	"github.com/juju/gomaasapi/v2"
+
+	"github.com/gpuaas/maas-sidecar/daemon/maas"
+)
+
+// cost is what one list call took: wall time and bytes allocated.
+type cost struct{ ns, bytes float64 }
+
+// measure runs list in b's loop, fails b unless every call listed 5,000
+// machines, and reports ms/op and MB/op.
+func measure(b *testing.B, list func() int) cost {
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	n := 0
+	for b.Loop() {
+		if got := list(); got != 5000 {
+			b.Fatalf("listed %d machines, want 5000", got)
+		}
+		n++
+	}
+	runtime.ReadMemStats(&after)
+	c := cost{ns: float64(b.Elapsed().Nanoseconds()) / float64(n), bytes: float64(after.TotalAlloc-before.TotalAlloc) / float64(n)}
+	b.ReportMetric(c.ns/1e6, "ms/list")
+	b.ReportMetric(c.bytes/1e6, "MB/list")
+	return c
+}
+
+// reportRatio reports base over c, for time and bytes.
+func (c cost) reportRatio(b *testing.B, base cost, name string) {
+	if base.ns == 0 {
+		b.Fatalf("baseline %s not measured in this run (run the whole benchmark, not one sub-benchmark)", name)
+	}
+	b.ReportMetric(base.ns/c.ns, "ratio_"+name+"_time")
+	b.ReportMetric(base.bytes/c.bytes, "ratio_"+name+"_bytes")
+}
+
+// gomaasController is Canonical's client for the simulator, with the
+// machine list answered from body.
+func gomaasController(b *testing.B, e *env, body []byte) gomaasapi.Controller {
+	ctrl, err := gomaasapi.NewController(gomaasapi.ControllerArgs{BaseURL: e.srv.URL + "/MAAS/", APIKey: apiKey,
+		HTTPClient: &http.Client{Transport: replay{body}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ctrl
+}
+
+// replayClient is our client for the simulator, with the machine list
+// answered from body.
+func replayClient(b *testing.B, e *env, body []byte) *maas.Client {
+	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: apiKey, Now: e.clock.Now,
+		HTTPClient: &http.Client{Transport: replay{body}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
