@@ -128,11 +128,21 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
+// bodyDecoder is an answer that decodes its own JSON (large ones, such
+// as the machine list, that encoding/json is too slow for).
+type bodyDecoder interface{ decodeBody(body []byte) error }
+
 func decode(op string, body []byte, out any) error {
 	if out == nil || len(body) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(body, out); err != nil {
+	var err error
+	if d, ok := out.(bodyDecoder); ok {
+		err = d.decodeBody(body)
+	} else {
+		err = json.Unmarshal(body, out)
+	}
+	if err != nil {
 		return &lifecycle.Error{Code: lifecycle.CodeInternal, Op: "maas: " + op,
 			Msg: fmt.Sprintf("MAAS answered unexpected JSON (%d bytes)", len(body)), Err: err}
 	}

@@ -27,8 +27,22 @@ func RecordWaits(c *Client) func() []time.Duration {
 }
 
 // DecodeMachines is the client's decode of a GET machines/ answer into
-// the domain's machines.
+// the domain's machines, with its error.
 func DecodeMachines(body []byte) ([]lifecycle.Machine, error) {
+	var ms machineList
+	if err := decode("list machines", body, &ms); err != nil {
+		return nil, err
+	}
+	if ms == nil {
+		ms = machineList{} // as Machines has it
+	}
+	return ms, nil
+}
+
+// UnmarshalMachines is the decode the client had before machineList:
+// encoding/json into wireMachine, then translation. Tests hold the new
+// one to its results and errors.
+func UnmarshalMachines(body []byte) ([]lifecycle.Machine, error) {
 	var ws []wireMachine
 	if err := decode("list machines", body, &ws); err != nil {
 		return nil, err

@@ -16,11 +16,14 @@ func (c *Client) Machines(ctx context.Context, f lifecycle.MachineFilter) ([]lif
 			q.Add(key, v)
 		}
 	}
-	var ws []wireMachine
-	if err := c.do(ctx, request{op: "list machines", method: http.MethodGet, path: "machines/", params: q}, &ws); err != nil {
+	var ms machineList
+	if err := c.do(ctx, request{op: "list machines", method: http.MethodGet, path: "machines/", params: q}, &ms); err != nil {
 		return nil, err
 	}
-	return machines(ws), nil
+	if ms == nil {
+		ms = machineList{} // an empty answer: no machines
+	}
+	return ms, nil
 }
 
 // Machine reads one machine; not_found when MAAS has none with that id.
