@@ -3,7 +3,9 @@ package maas_test
 import (
 	"net/http"
 	"runtime"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/juju/gomaasapi/v2"
 
@@ -19,6 +21,7 @@ func measure(b *testing.B, list func() int) cost {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu0 := cpuTime(b)
 	n := 0
 	for b.Loop() {
 		if got := list(); got != 5000 {
@@ -26,11 +29,24 @@ func measure(b *testing.B, list func() int) cost {
 		}
 		n++
 	}
+	cpu := cpuTime(b) - cpu0
 	runtime.ReadMemStats(&after)
 	c := cost{ns: float64(b.Elapsed().Nanoseconds()) / float64(n), bytes: float64(after.TotalAlloc-before.TotalAlloc) / float64(n)}
 	b.ReportMetric(c.ns/1e6, "ms/list")
 	b.ReportMetric(c.bytes/1e6, "MB/list")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n)/1e6, "cpu_ms/list")
 	return c
+}
+
+// cpuTime is the CPU time the process has used (user and system, GC
+// included): on a shared machine, a figure less bent by other load than
+// wall time.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // reportRatio reports base over c, for time and bytes.
