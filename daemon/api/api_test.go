@@ -78,3 +78,19 @@ func TestUnknownRoute(t *testing.T) {
 		t.Errorf("unknown route = %d, want 404", code)
 	}
 }
+
+// TestDebugRoutesToAdmin: /debug/pprof/ goes to the admin handler (which
+// checks the admin role), not to the default mux or a 404.
+func TestDebugRoutesToAdmin(t *testing.T) {
+	var got []string
+	adm := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = append(got, r.URL.Path) })
+	h := NewRouter(Deps{Readiness: &Readiness{}, Metrics: NewRegistry("x"), Admin: adm})
+	for _, p := range []string{"/debug/pprof/", "/debug/pprof/heap"} {
+		if code, _ := get(t, h, p); code != http.StatusOK {
+			t.Errorf("%s = %d", p, code)
+		}
+	}
+	if strings.Join(got, ",") != "/debug/pprof/,/debug/pprof/heap" {
+		t.Errorf("admin handler saw %v", got)
+	}
+}

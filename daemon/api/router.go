@@ -9,7 +9,8 @@ import (
 )
 
 // Deps are what the router needs. Readiness and Metrics are required;
-// Admin, when set, serves everything under /api/.
+// Admin, when set, serves everything under /api/ and /debug/pprof/ (the
+// profiles, admin role only).
 type Deps struct {
 	Readiness *Readiness
 	Metrics   *prometheus.Registry
@@ -27,6 +28,7 @@ func NewRouter(d Deps) http.Handler {
 	})).Methods(http.MethodGet)
 	if d.Admin != nil {
 		r.PathPrefix("/api/").Handler(d.Admin)
+		r.PathPrefix("/debug/pprof/").Handler(d.Admin)
 	}
 	return r
 }

@@ -75,7 +75,7 @@ func (d *daemon) json(out any, args ...string) {
 }
 
 // file writes content to a temp file (mode 0600) and returns its path.
-func file(t *testing.T, name, content string) string {
+func file(t testing.TB, name, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {

@@ -16,7 +16,7 @@ import (
 // are chosen once so a restarted daemon is where the CLI and the booted
 // agents expect it.
 type daemon struct {
-	t                    *testing.T
+	t                    testing.TB
 	proc                 *proc
 	config, stateDir     string
 	adminAddr, agentAddr string
@@ -31,7 +31,7 @@ type daemon struct {
 // arm64 in agent.packages (nothing downloads them: the simulated hosts
 // only lay out write_files), and the connectivity check off (the
 // simulated hosts listen on nothing).
-func newDaemon(t *testing.T, v vault) *daemon {
+func newDaemon(t testing.TB, v vault) *daemon {
 	t.Helper()
 	dir := t.TempDir()
 	d := &daemon{t: t, config: filepath.Join(dir, "config.yaml"), stateDir: filepath.Join(dir, "state"),
@@ -92,7 +92,7 @@ func (d *daemon) token() string {
 }
 
 // freeAddr returns a loopback address with a port free right now.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -56,7 +56,7 @@ func build(dir string) error {
 }
 
 // requireBinaries fails the test when the build failed or Vault is missing.
-func requireBinaries(t *testing.T) string {
+func requireBinaries(t testing.TB) string {
 	t.Helper()
 	if bins.err != nil {
 		t.Fatalf("building the binaries under test: %v", bins.err)

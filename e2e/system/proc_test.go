@@ -17,7 +17,7 @@ import (
 // proc is one child process whose output (stdout and stderr together) is
 // kept for assertions and dumped when the test fails.
 type proc struct {
-	t    *testing.T
+	t    testing.TB
 	name string
 	cmd  *exec.Cmd
 	out  *lockedBuffer
@@ -26,7 +26,7 @@ type proc struct {
 }
 
 // startProc starts bin with args and env added to this process's.
-func startProc(t *testing.T, name string, env []string, bin string, args ...string) *proc {
+func startProc(t testing.TB, name string, env []string, bin string, args ...string) *proc {
 	t.Helper()
 	p := &proc{t: t, name: name, out: &lockedBuffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin, args...)

@@ -21,7 +21,7 @@ const apiKey = "e2eck:e2etk:e2ets"
 // sim is the MAAS simulator as a process, booting deployed machines as
 // real agent processes under bootDir.
 type sim struct {
-	t       *testing.T
+	t       testing.TB
 	proc    *proc
 	url     string // http://host:port/MAAS/
 	base    string // http://host:port
@@ -54,7 +54,7 @@ type simOptions struct {
 	postgres string
 }
 
-func startSim(t *testing.T, o simOptions) *sim {
+func startSim(t testing.TB, o simOptions) *sim {
 	t.Helper()
 	dir := t.TempDir()
 	s := &sim{t: t, reqLog: filepath.Join(dir, "requests.jsonl"), bootDir: filepath.Join(dir, "hosts")}

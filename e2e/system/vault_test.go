@@ -16,7 +16,7 @@ type vault struct {
 	addr, tokenFile string
 }
 
-func startVault(t *testing.T, bin string) vault {
+func startVault(t testing.TB, bin string) vault {
 	t.Helper()
 	p := startProc(t, "vaultdev", nil, bin)
 	line := p.waitLine(60*time.Second, `"addr"`, `"token"`)

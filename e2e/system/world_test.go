@@ -11,14 +11,14 @@ import (
 
 // world is one site: Vault, the simulator and the daemon, each a process.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	sim    *sim
 	daemon *daemon
 	site   string
 }
 
 // newWorld starts everything and sets the site up through the CLI.
-func newWorld(t *testing.T, o simOptions) *world {
+func newWorld(t testing.TB, o simOptions) *world {
 	t.Helper()
 	vaultBin := requireBinaries(t)
 	w := &world{t: t, sim: startSim(t, o), daemon: newDaemon(t, startVault(t, vaultBin))}

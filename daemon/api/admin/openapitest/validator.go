@@ -111,3 +111,7 @@ func bearer(_ context.Context, in *openapi3filter.AuthenticationInput) error {
 type readCloser struct{ *bytes.Reader }
 
 func (readCloser) Close() error { return nil }
+
+// The profiling index (/debug/pprof/) is an HTML page; its body is checked
+// as an opaque string, as the library does for other non-JSON types.
+func init() { openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder) }
