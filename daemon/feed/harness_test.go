@@ -108,6 +108,9 @@ func newSite(t testing.TB, o opts) *site {
 		go func() { _ = s.feed.Run(ctx); close(done) }()
 	}
 	t.Cleanup(func() { cancel(); <-done; asrv.Close(); msrv.Close(); s.store.Close() })
+	if !o.noFeed { // as the daemon's /readyz: webhooks are sent once the feed runs
+		s.eventually(5*time.Second, "the feed runs", func() bool { return s.feed.Check(ctx) == nil })
+	}
 	return s
 }
 

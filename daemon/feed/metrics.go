@@ -11,6 +11,7 @@ import (
 type Metrics struct {
 	received, duplicates prometheus.Counter
 	rejected             *prometheus.CounterVec
+	batch                prometheus.Histogram
 	hintsRead            *prometheus.CounterVec
 	lagSeconds           *prometheus.GaugeVec
 	lastSuccess          *prometheus.GaugeVec
@@ -28,6 +29,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Webhooks whose event id was already received (nothing stored again)."}),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_webhook_rejected_total",
 			Help: "Webhooks refused, by reason."}, []string{"reason"}),
+		batch: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "maas_sidecar_webhook_commit_batch_size",
+			Help:    "Webhooks stored per inbox transaction (one fsync each) by the group committer.",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}}),
 		hintsRead: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_machines_read_total",
 			Help: "Machines re-read from MAAS because of a hint, by source (webhook, listen, events, resync)."}, []string{"source"}),
 		lagSeconds: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_feed_lag_seconds",
@@ -40,11 +44,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "1 when the site's MAAS answered the last events request, 0 when it could not be reached (connection, timeout, 5xx); only on the daemon that follows the site."}, []string{"site"}),
 	}
 	for _, r := range []string{ReasonMissingSite, ReasonUnknownSite, ReasonUnsigned, ReasonMalformedSignature,
-		ReasonStale, ReasonBadSignature, ReasonTooLarge, ReasonMalformedBody, ReasonUnavailable} {
+		ReasonStale, ReasonBadSignature, ReasonTooLarge, ReasonMalformedBody, ReasonUnavailable, ReasonQueueFull} {
 		m.rejected.WithLabelValues(r)
 	}
 	m.listen = newListenMetrics(reg)
-	reg.MustRegister(m.received, m.duplicates, m.rejected, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors, m.maasUp)
+	reg.MustRegister(m.received, m.duplicates, m.rejected, m.batch, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors, m.maasUp)
 	return m
 }
 
@@ -59,6 +63,13 @@ func (m *Metrics) webhook(reason string) {
 		m.duplicates.Inc()
 	default:
 		m.rejected.WithLabelValues(reason).Inc()
+	}
+}
+
+// committed records one inbox transaction of n webhooks.
+func (m *Metrics) committed(n int) {
+	if m != nil {
+		m.batch.Observe(float64(n))
 	}
 }
 

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"time"
 
@@ -29,11 +30,12 @@ var (
 // it returns nil (the caller answers 202). Errors: unauthorized (unknown
 // site, unsigned, malformed or bad signature, stale), invalid (a
 // malformed body; the webhook route answers it 400), conflict (an id seen before: nothing stored again),
-// unavailable (Vault or the store). Every outcome is counted.
+// unavailable (Vault or the store, the feed not running, or a full queue:
+// ErrBusy). Every outcome is counted.
 func (f *Feed) Receive(ctx context.Context, siteID, sigHeader string, body []byte) error {
 	reason, err := f.receive(ctx, siteID, sigHeader, body)
 	f.cfg.Metrics.webhook(reason)
-	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && f.rejectLog.Allow(siteID, f.cfg.Clock.Now(), time.Minute) {
+	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && reason != ReasonQueueFull && f.rejectLog.Allow(siteID, f.cfg.Clock.Now(), time.Minute) {
 		f.log.Warn("webhook rejected", "site", siteID, "reason", reason,
 			"note", "further rejections for this site are counted, not logged, for a minute")
 	}
@@ -70,6 +72,8 @@ func (f *Feed) receive(ctx context.Context, siteID, sigHeader string, body []byt
 	}
 	dup, err := f.commit(ctx, ev)
 	switch {
+	case errors.Is(err, ErrBusy):
+		return ReasonQueueFull, err
 	case err != nil:
 		return ReasonUnavailable, err
 	case dup:

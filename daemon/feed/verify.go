@@ -24,6 +24,7 @@ const (
 	ReasonMalformedBody      = "malformed_body"
 	ReasonDuplicate          = "duplicate"
 	ReasonUnavailable        = "unavailable"
+	ReasonQueueFull          = "queue_full"
 )
 
 // signature is a parsed SignatureHeader.
