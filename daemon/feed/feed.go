@@ -101,9 +101,14 @@ type Feed struct {
 // New returns a feed over cfg; nothing runs until Run.
 func New(cfg Config) *Feed {
 	cfg = cfg.withDefaults()
-	return &Feed{cfg: cfg, log: cfg.Logger.With("component", "feed"), ingest: make(chan ingestReq, cfg.QueueSize),
+	f := &Feed{cfg: cfg, log: cfg.Logger.With("component", "feed"), ingest: make(chan ingestReq, cfg.QueueSize),
 		kick: make(chan struct{}, 1), refollow: make(chan struct{}, 1), known: map[string]map[string]string{}, running: make(chan struct{}), stopped: make(chan struct{}),
 		secrets: secretCache{src: cfg.Secrets, now: cfg.Clock.Now, entries: map[string]secretEntry{}}}
+	if cfg.Metrics != nil {
+		depth := func() int { return len(f.ingest) }
+		cfg.Metrics.depth.Store(&depth)
+	}
+	return f
 }
 
 // Run drives the group committer, the inbox processor and each site's

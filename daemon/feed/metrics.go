@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -12,6 +13,7 @@ type Metrics struct {
 	received, duplicates prometheus.Counter
 	rejected             *prometheus.CounterVec
 	batch                prometheus.Histogram
+	depth                atomic.Pointer[func() int] // the ingest queue's length, set by New
 	hintsRead            *prometheus.CounterVec
 	lagSeconds           *prometheus.GaugeVec
 	lastSuccess          *prometheus.GaugeVec
@@ -48,7 +50,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.rejected.WithLabelValues(r)
 	}
 	m.listen = newListenMetrics(reg)
-	reg.MustRegister(m.received, m.duplicates, m.rejected, m.batch, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors, m.maasUp)
+	queued := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "maas_sidecar_webhook_queue_depth",
+		Help: "Webhooks waiting for the group committer; at the queue's size (1024) more are refused with 503 (reason queue_full)."},
+		func() float64 {
+			if f := m.depth.Load(); f != nil {
+				return float64((*f)())
+			}
+			return 0
+		})
+	reg.MustRegister(queued, m.received, m.duplicates, m.rejected, m.batch, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors, m.maasUp)
 	return m
 }
 

@@ -86,16 +86,19 @@ func (f *Feed) receive(ctx context.Context, siteID, sigHeader string, body []byt
 // cached secret once before refusing.
 func (f *Feed) verify(ctx context.Context, siteID string, sig signature, body []byte) (string, error) {
 	const op = "feed.Receive"
-	secret, cached, err := f.secrets.get(ctx, siteID, false)
-	if err == nil && !sig.valid(secret, body) && cached {
-		secret, _, err = f.secrets.get(ctx, siteID, true)
+	key, cached, err := f.secrets.get(ctx, siteID, false)
+	ok := err == nil && key.valid(sig, body)
+	if err == nil && !ok && cached {
+		if key, _, err = f.secrets.get(ctx, siteID, true); err == nil {
+			ok = key.valid(sig, body)
+		}
 	}
 	switch {
 	case lifecycle.ErrorCode(err) == lifecycle.CodeNotFound:
 		return ReasonUnknownSite, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "no webhook secret is configured for this site")
 	case err != nil:
 		return ReasonUnavailable, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the webhook secret cannot be read now")
-	case !sig.valid(secret, body):
+	case !ok:
 		return ReasonBadSignature, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "the signature does not match the body")
 	}
 	return "", nil
