@@ -1,21 +1,12 @@
 package feed_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sort"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
-	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
@@ -23,52 +14,6 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
-
-// BenchmarkWebhookIngest posts signed webhooks from 32 concurrent senders
-// through the admin API into the durable inbox (bbolt with fsync, group
-// commit) and reports events/s and the p99 time to the 202.
-func BenchmarkWebhookIngest(b *testing.B) {
-	s := newSite(b, opts{poll: time.Hour, resync: time.Hour})
-	var seq atomic.Int64
-	var mu sync.Mutex
-	lat := make([]time.Duration, 0, b.N)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	url := s.adminURL + admin.WebhookPath + "?site_id=" + siteID
-	b.SetParallelism(16) // 16 x GOMAXPROCS senders
-	b.ResetTimer()
-	start := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			body := hintBody(fmt.Sprintf("bench-%d", seq.Add(1)))
-			req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-			req.Header.Set(feed.SignatureHeader, feed.Sign([]byte(hookSecret), time.Now().Unix(), body))
-			t0 := time.Now()
-			resp, err := client.Do(req)
-			d := time.Since(t0)
-			if err != nil {
-				b.Errorf("webhook: %v", err)
-				return
-			}
-			msg, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusAccepted {
-				b.Errorf("webhook: %d %s", resp.StatusCode, msg)
-				return
-			}
-			mu.Lock()
-			lat = append(lat, d)
-			mu.Unlock()
-		}
-	})
-	elapsed := time.Since(start)
-	b.StopTimer()
-	if len(lat) == 0 {
-		b.Fatal("no webhook was accepted")
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "events/s")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99_ack_ms")
-}
 
 // BenchmarkReconcilePass5000 runs one full reconciliation pass over a
 // 5,000-machine simulated site whose 5,000 nodes are all bound and in

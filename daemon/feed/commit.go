@@ -2,12 +2,28 @@ package feed
 
 import (
 	"context"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// maxGroup bounds how many webhooks one store transaction takes.
-const maxGroup = 512
+// ErrBusy is wrapped by Receive's error when the ingest queue is full:
+// the webhook route answers 503 with Retry-After (its RetryAfter) at once
+// rather than let the sender wait behind a backlog; nothing was stored.
+var ErrBusy error = busy{}
+
+// BusyRetryAfter is the Retry-After of a webhook refused with ErrBusy: a
+// full queue drains in a few group commits, well within a second.
+const BusyRetryAfter = time.Second
+
+type busy struct{}
+
+func (busy) Error() string {
+	return "the webhook queue is full; nothing was stored, send it again after Retry-After"
+}
+
+// RetryAfter is how long the sender should wait before sending again.
+func (busy) RetryAfter() time.Duration { return BusyRetryAfter }
 
 type ingestReq struct {
 	ev    lifecycle.WebhookEvent
@@ -20,33 +36,40 @@ type ingestResult struct {
 }
 
 // commit hands ev to the group committer and waits until it is durable.
+// It never waits for room: a full queue is ErrBusy.
 func (f *Feed) commit(ctx context.Context, ev lifecycle.WebhookEvent) (bool, error) {
 	const op = "feed.Receive"
-	select {
-	case <-f.running:
-	default:
-		return false, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the change feed is not running")
+	if err := f.Check(ctx); err != nil {
+		return false, err
 	}
 	req := ingestReq{ev: ev, reply: make(chan ingestResult, 1)}
 	select {
 	case f.ingest <- req:
-	case <-ctx.Done():
-		return false, lifecycle.Wrap(lifecycle.CodeUnavailable, op, ctx.Err())
+	default:
+		return false, lifecycle.Wrap(lifecycle.CodeUnavailable, op, ErrBusy)
 	}
 	select {
 	case res := <-req.reply:
 		return res.dup, res.err
+	case <-f.stopped: // the committer answered everything it took, or never will
+		select {
+		case res := <-req.reply:
+			return res.dup, res.err
+		default:
+			return false, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the change feed stopped")
+		}
 	case <-ctx.Done():
 		return false, lifecycle.Wrap(lifecycle.CodeUnavailable, op, ctx.Err())
 	}
 }
 
 // commitLoop is the group committer: it takes the first waiting webhook
-// and every other one already queued (up to maxGroup), stores them in one
-// transaction and answers each. While a commit runs the next group forms,
-// so a burst costs one fsync per group, not per webhook.
+// and every other one already queued, stores them in one transaction (one
+// fsync) and answers each. While a commit runs the next group forms, so a
+// burst costs one fsync per group, not per webhook.
 func (f *Feed) commitLoop(ctx context.Context) error {
-	group := make([]ingestReq, 0, maxGroup)
+	group := make([]ingestReq, 0, cap(f.ingest))
+	evs := make([]lifecycle.WebhookEvent, 0, cap(f.ingest))
 	for {
 		group = group[:0]
 		select {
@@ -56,7 +79,7 @@ func (f *Feed) commitLoop(ctx context.Context) error {
 			group = append(group, req)
 		}
 	fill:
-		for len(group) < maxGroup {
+		for len(group) < cap(group) {
 			select {
 			case req := <-f.ingest:
 				group = append(group, req)
@@ -64,16 +87,16 @@ func (f *Feed) commitLoop(ctx context.Context) error {
 				break fill
 			}
 		}
-		f.store(ctx, group)
+		evs = f.store(ctx, group, evs[:0])
 	}
 }
 
-func (f *Feed) store(ctx context.Context, group []ingestReq) {
-	evs := make([]lifecycle.WebhookEvent, len(group))
-	for i, r := range group {
-		evs[i] = r.ev
+func (f *Feed) store(ctx context.Context, group []ingestReq, evs []lifecycle.WebhookEvent) []lifecycle.WebhookEvent {
+	for _, r := range group {
+		evs = append(evs, r.ev)
 	}
 	dup, err := f.cfg.Store.IngestWebhooks(context.WithoutCancel(ctx), evs)
+	f.cfg.Metrics.committed(len(group))
 	for i, r := range group {
 		res := ingestResult{err: err}
 		if err == nil {
@@ -84,4 +107,6 @@ func (f *Feed) store(ctx context.Context, group []ingestReq) {
 	if err == nil {
 		f.poke()
 	}
+	clear(evs) // drop the events' strings until the next group
+	return evs
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/internal/throttle"
 )
 
@@ -35,6 +36,9 @@ type Config struct {
 	SitesInterval time.Duration
 	// Workers bounds concurrent machine re-reads [8].
 	Workers int
+	// QueueSize bounds the webhooks waiting for the group committer
+	// [1024]; one more is answered 503 with Retry-After (ErrBusy).
+	QueueSize int
 	// Listener runs the LISTEN feed of each site whose Notify is set;
 	// nil: no site is listened to (the cursor and webhooks only).
 	Listener Listener
@@ -58,6 +62,9 @@ func (c Config) withDefaults() Config {
 	def(&c.SitesInterval, 30*time.Second)
 	if c.Workers <= 0 {
 		c.Workers = 8
+	}
+	if c.QueueSize <= 0 {
+		c.QueueSize = 1024
 	}
 	if c.Clock == nil {
 		c.Clock = clockwork.NewRealClock()
@@ -87,26 +94,52 @@ type Feed struct {
 	cursors sync.Map
 	mu      sync.Mutex
 	known   map[string]map[string]string // site -> system id -> fingerprint
-	running chan struct{}
+	running chan struct{}                // closed when Run starts
+	stopped chan struct{}                // closed when Run returns
 }
 
 // New returns a feed over cfg; nothing runs until Run.
 func New(cfg Config) *Feed {
 	cfg = cfg.withDefaults()
-	return &Feed{cfg: cfg, log: cfg.Logger.With("component", "feed"), ingest: make(chan ingestReq, 4096),
-		kick: make(chan struct{}, 1), refollow: make(chan struct{}, 1), known: map[string]map[string]string{}, running: make(chan struct{}),
+	f := &Feed{cfg: cfg, log: cfg.Logger.With("component", "feed"), ingest: make(chan ingestReq, cfg.QueueSize),
+		kick: make(chan struct{}, 1), refollow: make(chan struct{}, 1), known: map[string]map[string]string{}, running: make(chan struct{}), stopped: make(chan struct{}),
 		secrets: secretCache{src: cfg.Secrets, now: cfg.Clock.Now, entries: map[string]secretEntry{}}}
+	if cfg.Metrics != nil {
+		depth := func() int { return len(f.ingest) }
+		cfg.Metrics.depth.Store(&depth)
+	}
+	return f
 }
 
 // Run drives the group committer, the inbox processor and each site's
 // events cursor and resync until ctx ends.
 func (f *Feed) Run(ctx context.Context) error {
+	defer close(f.stopped)
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return f.commitLoop(ctx) })
 	g.Go(func() error { return f.processLoop(ctx) })
 	g.Go(func() error { return f.sitesLoop(ctx) })
 	close(f.running)
 	return g.Wait()
+}
+
+// Check reports whether the feed takes webhooks: nil from the start of
+// Run until it returns, unavailable before and after. The daemon's
+// readiness includes it, so no webhook meets a feed that cannot take it
+// once /readyz says ready.
+func (f *Feed) Check(context.Context) error {
+	const op = "feed.Check"
+	select {
+	case <-f.stopped:
+		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the change feed stopped")
+	default:
+	}
+	select {
+	case <-f.running:
+		return nil
+	default:
+		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the change feed is not running yet")
+	}
 }
 
 func (f *Feed) poke() {

@@ -49,6 +49,8 @@ type opts struct {
 	mirror        string               // the simulator mirrors into this PostgreSQL DSN
 	listenPG      bool                 // listen through pglisten (the real pgnotify)
 	debounce      time.Duration        // the feed's Debounce (20ms when zero)
+	queue         int                  // the feed's QueueSize (its default when zero)
+	ingestGate    *ingestGate          // when set, inbox writes wait for its release
 }
 
 // site is one simulated MAAS site with the daemon's feed, reconciler and
@@ -108,6 +110,9 @@ func newSite(t testing.TB, o opts) *site {
 		go func() { _ = s.feed.Run(ctx); close(done) }()
 	}
 	t.Cleanup(func() { cancel(); <-done; asrv.Close(); msrv.Close(); s.store.Close() })
+	if !o.noFeed { // as the daemon's /readyz: webhooks are sent once the feed runs
+		s.eventually(5*time.Second, "the feed runs", func() bool { return s.feed.Check(ctx) == nil })
+	}
 	return s
 }
 
@@ -120,7 +125,11 @@ func (s *site) build(o opts, vault memSecrets) {
 	s.recon = reconcile.New(reconcile.Config{Store: s.store, Cleaner: sm, Tasks: storeTasks{s.store},
 		Clock: o.clock, Metrics: reconcile.NewMetrics(s.reg), Follows: o.follows})
 	s.reg.MustRegister(&reconcile.Collector{Store: s.store, Clock: o.clock})
-	s.feed = feed.New(feed.Config{Store: s.store, Connector: siteMaas{sm}, Secrets: store,
+	var st feed.Store = s.store
+	if o.ingestGate != nil {
+		st = gatedStore{s.store, o.ingestGate}
+	}
+	s.feed = feed.New(feed.Config{Store: st, QueueSize: o.queue, Connector: siteMaas{sm}, Secrets: store,
 		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),
 		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: cmp.Or(o.debounce, 20*time.Millisecond), SitesInterval: time.Hour,
 		Follows: o.follows, Listener: o.listener, Logger: slog.New(slog.NewTextHandler(s.logs, nil))})

@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -11,6 +12,8 @@ import (
 type Metrics struct {
 	received, duplicates prometheus.Counter
 	rejected             *prometheus.CounterVec
+	batch                prometheus.Histogram
+	depth                atomic.Pointer[func() int] // the ingest queue's length, set by New
 	hintsRead            *prometheus.CounterVec
 	lagSeconds           *prometheus.GaugeVec
 	lastSuccess          *prometheus.GaugeVec
@@ -28,6 +31,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Webhooks whose event id was already received (nothing stored again)."}),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_webhook_rejected_total",
 			Help: "Webhooks refused, by reason."}, []string{"reason"}),
+		batch: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "maas_sidecar_webhook_commit_batch_size",
+			Help:    "Webhooks stored per inbox transaction (one fsync each) by the group committer.",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}}),
 		hintsRead: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_machines_read_total",
 			Help: "Machines re-read from MAAS because of a hint, by source (webhook, listen, events, resync)."}, []string{"source"}),
 		lagSeconds: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "maas_sidecar_feed_lag_seconds",
@@ -40,11 +46,19 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "1 when the site's MAAS answered the last events request, 0 when it could not be reached (connection, timeout, 5xx); only on the daemon that follows the site."}, []string{"site"}),
 	}
 	for _, r := range []string{ReasonMissingSite, ReasonUnknownSite, ReasonUnsigned, ReasonMalformedSignature,
-		ReasonStale, ReasonBadSignature, ReasonTooLarge, ReasonMalformedBody, ReasonUnavailable} {
+		ReasonStale, ReasonBadSignature, ReasonTooLarge, ReasonMalformedBody, ReasonUnavailable, ReasonQueueFull} {
 		m.rejected.WithLabelValues(r)
 	}
 	m.listen = newListenMetrics(reg)
-	reg.MustRegister(m.received, m.duplicates, m.rejected, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors, m.maasUp)
+	queued := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "maas_sidecar_webhook_queue_depth",
+		Help: "Webhooks waiting for the group committer; at the queue's size (1024) more are refused with 503 (reason queue_full)."},
+		func() float64 {
+			if f := m.depth.Load(); f != nil {
+				return float64((*f)())
+			}
+			return 0
+		})
+	reg.MustRegister(queued, m.received, m.duplicates, m.rejected, m.batch, m.hintsRead, m.lagSeconds, m.lastSuccess, m.errors, m.maasUp)
 	return m
 }
 
@@ -59,6 +73,13 @@ func (m *Metrics) webhook(reason string) {
 		m.duplicates.Inc()
 	default:
 		m.rejected.WithLabelValues(reason).Inc()
+	}
+}
+
+// committed records one inbox transaction of n webhooks.
+func (m *Metrics) committed(n int) {
+	if m != nil {
+		m.batch.Observe(float64(n))
 	}
 }
 

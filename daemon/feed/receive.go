@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"time"
 
@@ -29,11 +30,12 @@ var (
 // it returns nil (the caller answers 202). Errors: unauthorized (unknown
 // site, unsigned, malformed or bad signature, stale), invalid (a
 // malformed body; the webhook route answers it 400), conflict (an id seen before: nothing stored again),
-// unavailable (Vault or the store). Every outcome is counted.
+// unavailable (Vault or the store, the feed not running, or a full queue:
+// ErrBusy). Every outcome is counted.
 func (f *Feed) Receive(ctx context.Context, siteID, sigHeader string, body []byte) error {
 	reason, err := f.receive(ctx, siteID, sigHeader, body)
 	f.cfg.Metrics.webhook(reason)
-	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && f.rejectLog.Allow(siteID, f.cfg.Clock.Now(), time.Minute) {
+	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && reason != ReasonQueueFull && f.rejectLog.Allow(siteID, f.cfg.Clock.Now(), time.Minute) {
 		f.log.Warn("webhook rejected", "site", siteID, "reason", reason,
 			"note", "further rejections for this site are counted, not logged, for a minute")
 	}
@@ -70,6 +72,8 @@ func (f *Feed) receive(ctx context.Context, siteID, sigHeader string, body []byt
 	}
 	dup, err := f.commit(ctx, ev)
 	switch {
+	case errors.Is(err, ErrBusy):
+		return ReasonQueueFull, err
 	case err != nil:
 		return ReasonUnavailable, err
 	case dup:
@@ -82,16 +86,19 @@ func (f *Feed) receive(ctx context.Context, siteID, sigHeader string, body []byt
 // cached secret once before refusing.
 func (f *Feed) verify(ctx context.Context, siteID string, sig signature, body []byte) (string, error) {
 	const op = "feed.Receive"
-	secret, cached, err := f.secrets.get(ctx, siteID, false)
-	if err == nil && !sig.valid(secret, body) && cached {
-		secret, _, err = f.secrets.get(ctx, siteID, true)
+	key, cached, err := f.secrets.get(ctx, siteID, false)
+	ok := err == nil && key.valid(sig, body)
+	if err == nil && !ok && cached {
+		if key, _, err = f.secrets.get(ctx, siteID, true); err == nil {
+			ok = key.valid(sig, body)
+		}
 	}
 	switch {
 	case lifecycle.ErrorCode(err) == lifecycle.CodeNotFound:
 		return ReasonUnknownSite, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "no webhook secret is configured for this site")
 	case err != nil:
 		return ReasonUnavailable, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the webhook secret cannot be read now")
-	case !sig.valid(secret, body):
+	case !ok:
 		return ReasonBadSignature, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "the signature does not match the body")
 	}
 	return "", nil

@@ -23,7 +23,7 @@ type secretCache struct {
 }
 
 type secretEntry struct {
-	secret  []byte
+	key     *macKey
 	missing bool // Vault has no secret for the site
 	at      time.Time
 }
@@ -34,12 +34,12 @@ const (
 	unknownTTL   = 30 * time.Second
 )
 
-func (c *secretCache) get(ctx context.Context, siteID string, fresh bool) (secret []byte, cached bool, err error) {
+func (c *secretCache) get(ctx context.Context, siteID string, fresh bool) (key *macKey, cached bool, err error) {
 	if e, ok := c.cached(siteID, fresh); ok {
 		if e.missing {
 			return nil, true, lifecycle.Errorf(lifecycle.CodeNotFound, "feed.secret", "no webhook secret for site %s", siteID)
 		}
-		return e.secret, true, nil
+		return e.key, true, nil
 	}
 	s, err := c.src.WebhookSecret(ctx, siteID)
 	c.mu.Lock()
@@ -51,8 +51,9 @@ func (c *secretCache) get(ctx context.Context, siteID string, fresh bool) (secre
 	case err != nil:
 		return nil, false, err
 	}
-	c.entries[siteID] = secretEntry{secret: s, at: c.now()}
-	return s, false, nil
+	key = newMACKey(s)
+	c.entries[siteID] = secretEntry{key: key, at: c.now()}
+	return key, false, nil
 }
 
 // cached returns the entry to answer with instead of reading Vault.

@@ -4,8 +4,10 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -24,18 +26,23 @@ const (
 	ReasonMalformedBody      = "malformed_body"
 	ReasonDuplicate          = "duplicate"
 	ReasonUnavailable        = "unavailable"
+	ReasonQueueFull          = "queue_full"
 )
 
 // signature is a parsed SignatureHeader.
 type signature struct {
 	t   int64
-	mac []byte
+	mac [sha256.Size]byte
 }
 
+// parseSignature reads "t=<unix>,v1=<64 hex>" (either order, spaces
+// around parts allowed; the first t and v1 count) without allocating.
 func parseSignature(h string) (signature, bool) {
 	var s signature
 	var okT, okV bool
-	for _, part := range strings.Split(h, ",") {
+	for rest, more := h, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, ",")
 		k, v, found := strings.Cut(strings.TrimSpace(part), "=")
 		switch {
 		case !found:
@@ -44,23 +51,46 @@ func parseSignature(h string) (signature, bool) {
 			n, err := strconv.ParseInt(v, 10, 64)
 			s.t, okT = n, err == nil
 		case k == "v1" && !okV:
-			b, err := hex.DecodeString(v)
-			s.mac, okV = b, err == nil && len(b) == sha256.Size
+			okV = unhex(s.mac[:], v)
 		}
 	}
 	return s, okT && okV
 }
 
-// Sign returns the SignatureHeader value for body at unix time t.
-func Sign(secret []byte, t int64, body []byte) string {
-	return "t=" + strconv.FormatInt(t, 10) + ",v1=" + hex.EncodeToString(mac(secret, t, body))
+// unhex decodes v, exactly len(dst) bytes of hex, into dst.
+func unhex(dst []byte, v string) bool {
+	if len(v) != 2*len(dst) {
+		return false
+	}
+	for i := range dst {
+		hi, ok1 := nibble(v[2*i])
+		lo, ok2 := nibble(v[2*i+1])
+		if !ok1 || !ok2 {
+			return false
+		}
+		dst[i] = hi<<4 | lo
+	}
+	return true
 }
 
-func mac(secret []byte, t int64, body []byte) []byte {
+func nibble(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// Sign returns the SignatureHeader value for body at unix time t.
+func Sign(secret []byte, t int64, body []byte) string {
 	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(strconv.FormatInt(t, 10) + "."))
 	m.Write(body)
-	return m.Sum(nil)
+	return "t=" + strconv.FormatInt(t, 10) + ",v1=" + hex.EncodeToString(m.Sum(nil))
 }
 
 // fresh reports whether a signature made at t is within maxAge of now,
@@ -70,6 +100,27 @@ func fresh(t int64, now time.Time, maxAge time.Duration) bool {
 	return d <= maxAge && d >= -maxAge
 }
 
-func (s signature) valid(secret, body []byte) bool {
-	return hmac.Equal(s.mac, mac(secret, s.t, body))
+// macKey is a site's secret with a pool of HMAC states keyed by it, so
+// that checking a signature allocates nothing.
+type macKey struct{ pool sync.Pool }
+
+type macState struct {
+	h   hash.Hash
+	buf [sha256.Size + 24]byte // "<t>." then the sum
+}
+
+func newMACKey(secret []byte) *macKey {
+	k := &macKey{}
+	k.pool.New = func() any { return &macState{h: hmac.New(sha256.New, secret)} }
+	return k
+}
+
+// valid reports whether s signs body with k's secret.
+func (k *macKey) valid(s signature, body []byte) bool {
+	m := k.pool.Get().(*macState)
+	defer k.pool.Put(m)
+	m.h.Reset()
+	m.h.Write(append(strconv.AppendInt(m.buf[:0], s.t, 10), '.'))
+	m.h.Write(body)
+	return hmac.Equal(s.mac[:], m.h.Sum(m.buf[:0]))
 }

@@ -3,7 +3,10 @@ package admin
 import (
 	"errors"
 	"io"
+	"math"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 )
@@ -24,7 +27,9 @@ const (
 
 // webhook answers 202 once the hint is durable, 409 for an id already
 // received, 401 for signature problems, 400 for malformed bodies, 413 for
-// oversized ones and 503 when the store or Vault is unavailable.
+// oversized ones and 503 when the store or Vault is unavailable, or with
+// Retry-After when the receiver's queue is full (an error with a
+// RetryAfter() time.Duration method).
 func (a *API) webhook(w http.ResponseWriter, r *http.Request) {
 	const op = "admin.webhook"
 	site := r.URL.Query().Get("site_id")
@@ -48,6 +53,10 @@ func (a *API) webhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := a.hooks.Receive(r.Context(), site, r.Header.Get("X-Maas-Sidecar-Signature"), body); err != nil {
+		var busy interface{ RetryAfter() time.Duration }
+		if errors.As(err, &busy) { // the receiver's queue is full: come back shortly
+			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(busy.RetryAfter().Seconds())))))
+		}
 		problem.Write(w, problem.MalformedFrom(err)) // an invalid hint body is a malformed request
 		return
 	}

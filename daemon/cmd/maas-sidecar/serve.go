@@ -85,8 +85,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		p.Go(stageAdapters, post)
 	}
 	adminSlot.Set(adminAPI(st, c, log))
-	check := api.CheckerFunc(st.Check)
-	ready.Serve(check)
+	ready.Serve(readyCheck(st.Check, c.feed.Check))
 	notifier.Ready()
 	p.Go(stageCore, watchdog(log, notifier, api.CheckerFunc(st.Live)).Run)
 	log.Info("maas-sidecar ready")
@@ -109,6 +108,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	log.Info("maas-sidecar stopped")
 	return nil
+}
+
+// readyCheck is /readyz once serving: the store answers and the change
+// feed runs (a webhook is never refused as "not running" once ready).
+func readyCheck(store, feed api.CheckerFunc) api.Checker {
+	return api.CheckerFunc(func(ctx context.Context) error {
+		if err := feed(ctx); err != nil {
+			return err
+		}
+		return store(ctx)
+	})
 }
 
 // startFailed is what serve returns when start-up failed: nothing when

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"context"
+	"encoding/binary"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -20,11 +21,12 @@ func (s *Store) IngestWebhooks(ctx context.Context, evs []lifecycle.WebhookEvent
 		}
 	}
 	dup := make([]bool, len(evs))
+	keys := newKeyArena(evs)
 	err := s.update(ctx, op, func(tx *bbolt.Tx) error {
 		ids, inbox, open := tx.Bucket(bInboxIDs), tx.Bucket(bInbox), tx.Bucket(bInboxOpen)
 		now := s.now()
 		for i, e := range evs {
-			k := inboxKey(e.SiteID, e.ID)
+			k := keys.inbox(e.SiteID, e.ID)
 			if ids.Get(k) != nil {
 				dup[i] = true
 				continue
@@ -34,13 +36,14 @@ func (s *Store) IngestWebhooks(ctx context.Context, evs []lifecycle.WebhookEvent
 				return err
 			}
 			e.Seq, e.ReceivedAt, e.ProcessedAt = seq, now, nil
-			if err := ids.Put(k, u64(seq)); err != nil {
+			sk := keys.seq(seq)
+			if err := ids.Put(k, sk); err != nil {
 				return err
 			}
-			if err := open.Put(u64(seq), nil); err != nil {
+			if err := open.Put(sk, nil); err != nil {
 				return err
 			}
-			if err := put(inbox, u64(seq), e); err != nil {
+			if err := put(inbox, sk, e); err != nil {
 				return err
 			}
 		}
@@ -50,6 +53,33 @@ func (s *Store) IngestWebhooks(ctx context.Context, evs []lifecycle.WebhookEvent
 		return nil, err
 	}
 	return dup, nil
+}
+
+// keyArena hands out the keys of one IngestWebhooks group from a single
+// allocation: bbolt keeps a put key until the transaction ends, so keys
+// cannot share a buffer, but they need not cost an allocation each.
+type keyArena struct{ buf []byte }
+
+func newKeyArena(evs []lifecycle.WebhookEvent) *keyArena {
+	n := 0
+	for _, e := range evs {
+		n += len(e.SiteID) + 1 + len(e.ID) + 8
+	}
+	return &keyArena{buf: make([]byte, 0, n)}
+}
+
+// inbox is inboxKey(siteID, id) from the arena.
+func (a *keyArena) inbox(siteID, id string) []byte {
+	start := len(a.buf)
+	a.buf = append(append(append(a.buf, siteID...), 0), id...)
+	return a.buf[start:len(a.buf):len(a.buf)]
+}
+
+// seq is u64(n) from the arena.
+func (a *keyArena) seq(n uint64) []byte {
+	start := len(a.buf)
+	a.buf = binary.BigEndian.AppendUint64(a.buf, n)
+	return a.buf[start:len(a.buf):len(a.buf)]
 }
 
 // PendingWebhooks implements lifecycle.FeedStore.
