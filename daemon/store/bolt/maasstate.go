@@ -17,22 +17,55 @@ func (s *Store) UpdateNodeMaasState(ctx context.Context, nodeID string, fn func(
 		if err != nil {
 			return err
 		}
-		b := tx.Bucket(bMaasState)
-		var st lifecycle.NodeMaasState
-		ok, err := get(b, nodeID, &st)
-		if err != nil {
-			return err
-		}
-		if st, err = rules.UpdateMaasState(op, n, st, ok, fn); err != nil {
-			return err
-		}
-		out = st
-		return put(b, []byte(nodeID), st)
+		out, err = saveMaasState(tx, op, n, fn)
+		return err
 	})
 	if err != nil {
 		return lifecycle.NodeMaasState{}, err
 	}
 	return out, nil
+}
+
+// UpdateNodeMaasStates implements lifecycle.MaasStateStore.
+func (s *Store) UpdateNodeMaasStates(ctx context.Context, nodeIDs []string, fn func(*lifecycle.NodeMaasState) error) (out []lifecycle.NodeMaasState, err error) {
+	const op = "store.UpdateNodeMaasStates"
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		out = make([]lifecycle.NodeMaasState, 0, len(nodeIDs))
+		for _, id := range nodeIDs {
+			var n lifecycle.Node
+			ok, err := get(tx.Bucket(bNodes), id, &n)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			st, err := saveMaasState(tx, op, n, fn)
+			if err != nil {
+				return err
+			}
+			out = append(out, st)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// saveMaasState applies fn to node n's record in tx and saves it.
+func saveMaasState(tx *bbolt.Tx, op string, n lifecycle.Node, fn func(*lifecycle.NodeMaasState) error) (lifecycle.NodeMaasState, error) {
+	b := tx.Bucket(bMaasState)
+	var st lifecycle.NodeMaasState
+	ok, err := get(b, n.ID, &st)
+	if err != nil {
+		return st, err
+	}
+	if st, err = rules.UpdateMaasState(op, n, st, ok, fn); err != nil {
+		return st, err
+	}
+	return st, put(b, []byte(n.ID), st)
 }
 
 // GetNodeMaasState implements lifecycle.MaasStateStore.
