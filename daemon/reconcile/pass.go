@@ -10,9 +10,10 @@ import (
 )
 
 // passBatch bounds the nodes recorded in one write transaction of a full
-// pass: a 5,000-machine site is a few syncs, not 5,000, and no one
-// transaction grows with the site (dqlite replicates it as one entry).
-const passBatch = 1000
+// pass: a site of up to 5,000 machines is one sync, not one per node, and
+// no transaction grows past it with the site (dqlite replicates each as
+// one entry).
+const passBatch = 5000
 
 // Pass reconciles a site's whole machine list (the full resync): every
 // node bound to a machine the list lacks is absent from MAAS. epoch is

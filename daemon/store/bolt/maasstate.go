@@ -32,7 +32,7 @@ func (s *Store) UpdateNodeMaasStates(ctx context.Context, nodeIDs []string, fn f
 	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
 		out = make([]lifecycle.NodeMaasState, 0, len(nodeIDs))
 		for _, id := range nodeIDs {
-			var n lifecycle.Node
+			var n nodeRef
 			ok, err := get(tx.Bucket(bNodes), id, &n)
 			if err != nil {
 				return err
@@ -40,7 +40,7 @@ func (s *Store) UpdateNodeMaasStates(ctx context.Context, nodeIDs []string, fn f
 			if !ok {
 				continue
 			}
-			st, err := saveMaasState(tx, op, n, fn)
+			st, err := saveMaasState(tx, op, lifecycle.Node{ID: n.ID, SiteID: n.SiteID, MaasSystemID: n.MaasSystemID}, fn)
 			if err != nil {
 				return err
 			}
@@ -52,6 +52,14 @@ func (s *Store) UpdateNodeMaasStates(ctx context.Context, nodeIDs []string, fn f
 		return nil, err
 	}
 	return out, nil
+}
+
+// nodeRef is the part of a node record its MAAS state record takes
+// (decoded alone: a batch reads thousands of nodes).
+type nodeRef struct {
+	ID           string `json:"id"`
+	SiteID       string `json:"site_id"`
+	MaasSystemID string `json:"maas_system_id"`
 }
 
 // saveMaasState applies fn to node n's record in tx and saves it.
