@@ -3,9 +3,12 @@ package feed_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
@@ -19,7 +22,12 @@ import (
 // 5,000-machine simulated site whose 5,000 nodes are all bound and in
 // sync (the common case); the machine list is read once beforehand (its
 // cost is BenchmarkClient/list_all in daemon/maas). The store syncs every
-// commit, as in production.
+// commit, as in production. Each iteration also runs the previous
+// implementation, kept as the baseline: every node through the per-node
+// path (Observe: one synced write per node), on the same store and
+// machines; ns/op is the pass alone. Every pass must reconcile all 5,000
+// nodes; a last pass with three machines released out of band must
+// quarantine exactly those three.
 func BenchmarkReconcilePass5000(b *testing.B) {
 	const n = 5000
 	sim, err := maassim.New(maassim.Options{APIKey: apiKey, Seed: 7})
@@ -31,22 +39,93 @@ func BenchmarkReconcilePass5000(b *testing.B) {
 	st, err := bolt.Open(path, bolt.Options{})
 	must(b, err)
 	defer st.Close()
+	ctx := context.Background()
 	sm := maas.Sites{Keys: secrets.NewStore(memSecrets{"kv/maas-sites/" + siteID + "/api-token": {"token": apiKey}})}
-	site, err := st.GetSite(context.Background(), siteID)
+	site, err := st.GetSite(ctx, siteID)
 	must(b, err)
-	m, err := sm.Open(context.Background(), site)
+	m, err := sm.Open(ctx, site)
 	must(b, err)
-	machines, err := m.Machines(context.Background(), lifecycle.MachineFilter{})
+	machines, err := m.Machines(ctx, lifecycle.MachineFilter{})
 	must(b, err)
+	obs := make(map[string]lifecycle.Observation, n)
+	for _, x := range machines {
+		obs[x.SystemID] = lifecycle.Observation{Present: true, Machine: x}
+	}
 	r := reconcile.New(reconcile.Config{Store: st, Cleaner: sm, Tasks: storeTasks{st}})
+	var pass, base time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := r.Pass(context.Background(), siteID, machines, 0)
+		t0 := time.Now()
+		rep, err := r.Pass(ctx, siteID, machines, 0)
+		pass += time.Since(t0)
+		b.StopTimer()
 		if err != nil || rep.Nodes != n || rep.Drifted != 0 {
 			b.Fatalf("pass: %+v %v", rep, err)
 		}
+		wantReconciledSince(b, st, t0, n)
+		t0 = time.Now()
+		rep, err = r.Observe(ctx, siteID, obs)
+		base += time.Since(t0)
+		if err != nil || rep.Nodes != n || rep.Drifted != 0 {
+			b.Fatalf("per-node baseline: %+v %v", rep, err)
+		}
+		wantReconciledSince(b, st, t0, n)
+		b.StartTimer()
 	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+	b.StopTimer()
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(float64(n)*float64(b.N)/pass.Seconds(), "nodes/s")
+	b.ReportMetric(ms(pass), "ms/pass")
+	b.ReportMetric(ms(base), "baseline_ms/pass")
+	b.ReportMetric(base.Seconds()/pass.Seconds(), "ratio_baseline/pass")
+	wantQuarantined(b, r, st, machines, 10, 2500, 4999)
+}
+
+// wantReconciledSince fails b unless all n nodes' MAAS state records
+// were reconciled at or after t0.
+func wantReconciledSince(b *testing.B, st *bolt.Store, t0 time.Time, n int) {
+	b.Helper()
+	all, err := st.ListNodeMaasStates(context.Background(), lifecycle.MaasStateFilter{SiteID: siteID})
+	must(b, err)
+	got := 0
+	for _, s := range all {
+		if s.Present && !s.DriftDetected && s.LastReconciledAt != nil && !s.LastReconciledAt.Before(t0) {
+			got++
+		}
+	}
+	if got != n {
+		b.Fatalf("%d of %d nodes reconciled in sync since %s", got, n, t0)
+	}
+}
+
+// wantQuarantined shows the machines at idx as released out of band to
+// one more pass, which must quarantine exactly their nodes.
+func wantQuarantined(b *testing.B, r *reconcile.Reconciler, st *bolt.Store, machines []lifecycle.Machine, idx ...int) {
+	b.Helper()
+	ctx := context.Background()
+	shown := slices.Clone(machines)
+	want := map[string]bool{}
+	for _, i := range idx {
+		shown[i].Status = lifecycle.MaasReady
+		want[shown[i].SystemID] = true
+	}
+	rep, err := r.Pass(ctx, siteID, shown, 0)
+	if err != nil || rep.Drifted != len(idx) {
+		b.Fatalf("drift pass: %+v %v", rep, err)
+	}
+	nodes, err := st.ListNodes(ctx, lifecycle.NodeFilter{SiteID: siteID})
+	must(b, err)
+	got := map[string]bool{}
+	for _, n := range nodes {
+		if n.Status == lifecycle.NodeQuarantined {
+			got[n.MaasSystemID] = true
+		}
+	}
+	drift, err := st.ListNodeMaasStates(ctx, lifecycle.MaasStateFilter{SiteID: siteID, DriftOnly: true})
+	must(b, err)
+	if !maps.Equal(want, got) || len(drift) != len(idx) {
+		b.Fatalf("quarantined %v, drift on %d nodes; want %v", got, len(drift), want)
+	}
 }
 
 // seedStore writes a site and n active nodes bound to n Deployed machines

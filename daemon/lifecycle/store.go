@@ -263,6 +263,12 @@ type MaasStateStore interface {
 	// it; not_found when the node does not exist. The node id and site
 	// cannot change.
 	UpdateNodeMaasState(ctx context.Context, nodeID string, fn func(*NodeMaasState) error) (NodeMaasState, error)
+	// UpdateNodeMaasStates is UpdateNodeMaasState for many nodes in one
+	// transaction (one sync): fn is applied to each node's record in
+	// nodeIDs order and every record is saved, or none when fn or a
+	// record fails. Nodes that do not exist are skipped. It returns the
+	// saved records, in nodeIDs order.
+	UpdateNodeMaasStates(ctx context.Context, nodeIDs []string, fn func(*NodeMaasState) error) ([]NodeMaasState, error)
 	// GetNodeMaasState returns the record; not_found when none exists.
 	GetNodeMaasState(ctx context.Context, nodeID string) (NodeMaasState, error)
 	// ListNodeMaasStates returns matching records ordered by node id.

@@ -35,7 +35,12 @@ func (r *Reconciler) node(ctx context.Context, sc siteCtx, n lifecycle.Node, o O
 	if !r.record(ctx, n, o, v, now, true) {
 		return
 	}
-	err = r.act(ctx, sc, n, o, v)
+	r.take(ctx, sc, n, o, v)
+}
+
+// take carries out v's action on node n, once its record is written.
+func (r *Reconciler) take(ctx context.Context, sc siteCtx, n lifecycle.Node, o Observation, v Verdict) {
+	err := r.act(ctx, sc, n, o, v)
 	if v.Action.changesMAAS() {
 		r.nodes.actedOn(n.ID) // even a failed call may have reached MAAS
 	}
@@ -61,11 +66,16 @@ func (r *Reconciler) record(ctx context.Context, n lifecycle.Node, o Observation
 		return false
 	}
 	if opened {
-		r.cfg.Metrics.detected(v)
-		r.log.Warn("drift detected", "site", n.SiteID, "node", n.ID, "rule", string(v.Rule),
-			"severity", string(v.Severity), "maas_status", v.Details["maas_status"], "node_status", string(n.Status))
+		r.driftOpened(n, v)
 	}
 	return true
+}
+
+// driftOpened counts and logs a drift newly recorded on node n.
+func (r *Reconciler) driftOpened(n lifecycle.Node, v Verdict) {
+	r.cfg.Metrics.detected(v)
+	r.log.Warn("drift detected", "site", n.SiteID, "node", n.ID, "rule", string(v.Rule),
+		"severity", string(v.Severity), "maas_status", v.Details["maas_status"], "node_status", string(n.Status))
 }
 
 func observe(s *lifecycle.NodeMaasState, n lifecycle.Node, o Observation, now time.Time) {

@@ -107,29 +107,3 @@ func (r *Reconciler) Observe(ctx context.Context, siteID string, obs map[string]
 	}
 	return rep, nil
 }
-
-// Pass reconciles a site's whole machine list (the full resync): every
-// node bound to a machine the list lacks is absent from MAAS. epoch is
-// Epoch taken before the list was read (0: unknown).
-func (r *Reconciler) Pass(ctx context.Context, siteID string, machines []lifecycle.Machine, epoch uint64) (Report, error) {
-	sc, err := r.loadSite(ctx, siteID)
-	if err != nil {
-		return Report{}, err
-	}
-	seen := make(map[string]lifecycle.Machine, len(machines))
-	for _, m := range machines {
-		seen[m.SystemID] = m
-	}
-	var rep Report
-	for sid, n := range sc.nodes {
-		m, ok := seen[sid]
-		r.node(ctx, sc, n, Observation{Present: ok, Machine: m, Epoch: epoch}, &rep)
-	}
-	for sid := range seen {
-		if _, ok := sc.nodes[sid]; !ok {
-			rep.Unmanaged++
-		}
-	}
-	r.cfg.Metrics.pass(siteID, rep, r.now())
-	return rep, nil
-}

@@ -17,22 +17,63 @@ func (s *Store) UpdateNodeMaasState(ctx context.Context, nodeID string, fn func(
 		if err != nil {
 			return err
 		}
-		b := tx.Bucket(bMaasState)
-		var st lifecycle.NodeMaasState
-		ok, err := get(b, nodeID, &st)
-		if err != nil {
-			return err
-		}
-		if st, err = rules.UpdateMaasState(op, n, st, ok, fn); err != nil {
-			return err
-		}
-		out = st
-		return put(b, []byte(nodeID), st)
+		out, err = saveMaasState(tx, op, n, fn)
+		return err
 	})
 	if err != nil {
 		return lifecycle.NodeMaasState{}, err
 	}
 	return out, nil
+}
+
+// UpdateNodeMaasStates implements lifecycle.MaasStateStore.
+func (s *Store) UpdateNodeMaasStates(ctx context.Context, nodeIDs []string, fn func(*lifecycle.NodeMaasState) error) (out []lifecycle.NodeMaasState, err error) {
+	const op = "store.UpdateNodeMaasStates"
+	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+		out = make([]lifecycle.NodeMaasState, 0, len(nodeIDs))
+		for _, id := range nodeIDs {
+			var n nodeRef
+			ok, err := get(tx.Bucket(bNodes), id, &n)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			st, err := saveMaasState(tx, op, lifecycle.Node{ID: n.ID, SiteID: n.SiteID, MaasSystemID: n.MaasSystemID}, fn)
+			if err != nil {
+				return err
+			}
+			out = append(out, st)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// nodeRef is the part of a node record its MAAS state record takes
+// (decoded alone: a batch reads thousands of nodes).
+type nodeRef struct {
+	ID           string `json:"id"`
+	SiteID       string `json:"site_id"`
+	MaasSystemID string `json:"maas_system_id"`
+}
+
+// saveMaasState applies fn to node n's record in tx and saves it.
+func saveMaasState(tx *bbolt.Tx, op string, n lifecycle.Node, fn func(*lifecycle.NodeMaasState) error) (lifecycle.NodeMaasState, error) {
+	b := tx.Bucket(bMaasState)
+	var st lifecycle.NodeMaasState
+	ok, err := get(b, n.ID, &st)
+	if err != nil {
+		return st, err
+	}
+	if st, err = rules.UpdateMaasState(op, n, st, ok, fn); err != nil {
+		return st, err
+	}
+	return st, put(b, []byte(n.ID), st)
 }
 
 // GetNodeMaasState implements lifecycle.MaasStateStore.

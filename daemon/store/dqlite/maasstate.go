@@ -18,27 +18,60 @@ func (s *Store) UpdateNodeMaasState(ctx context.Context, nodeID string, fn func(
 		if err != nil {
 			return err
 		}
-		var st lifecycle.NodeMaasState
-		ok, err := get(tx, &st, `SELECT data FROM node_maas_state WHERE node_id = ?`, nodeID)
-		if err != nil {
-			return err
-		}
-		if st, err = rules.UpdateMaasState(op, n, st, ok, fn); err != nil {
-			return err
-		}
-		out = st
-		data, err := js(st)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(`INSERT INTO node_maas_state (node_id, site_id, data) VALUES (?1, ?2, ?3)
-			ON CONFLICT (node_id) DO UPDATE SET data = excluded.data`, st.NodeID, st.SiteID, data)
+		out, err = saveMaasState(tx, op, n, fn)
 		return err
 	})
 	if err != nil {
 		return lifecycle.NodeMaasState{}, err
 	}
 	return out, nil
+}
+
+// UpdateNodeMaasStates implements lifecycle.MaasStateStore.
+func (s *Store) UpdateNodeMaasStates(ctx context.Context, nodeIDs []string, fn func(*lifecycle.NodeMaasState) error) (out []lifecycle.NodeMaasState, err error) {
+	const op = "store.UpdateNodeMaasStates"
+	err = s.update(ctx, op, func(tx *sql.Tx) error {
+		out = make([]lifecycle.NodeMaasState, 0, len(nodeIDs))
+		for _, id := range nodeIDs {
+			var n lifecycle.Node
+			ok, err := get(tx, &n, `SELECT data FROM nodes WHERE id = ?`, id)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			st, err := saveMaasState(tx, op, n, fn)
+			if err != nil {
+				return err
+			}
+			out = append(out, st)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// saveMaasState applies fn to node n's record in tx and saves it.
+func saveMaasState(tx *sql.Tx, op string, n lifecycle.Node, fn func(*lifecycle.NodeMaasState) error) (lifecycle.NodeMaasState, error) {
+	var st lifecycle.NodeMaasState
+	ok, err := get(tx, &st, `SELECT data FROM node_maas_state WHERE node_id = ?`, n.ID)
+	if err != nil {
+		return st, err
+	}
+	if st, err = rules.UpdateMaasState(op, n, st, ok, fn); err != nil {
+		return st, err
+	}
+	data, err := js(st)
+	if err != nil {
+		return st, err
+	}
+	_, err = tx.Exec(`INSERT INTO node_maas_state (node_id, site_id, data) VALUES (?1, ?2, ?3)
+		ON CONFLICT (node_id) DO UPDATE SET data = excluded.data`, st.NodeID, st.SiteID, data)
+	return st, err
 }
 
 // GetNodeMaasState implements lifecycle.MaasStateStore.

@@ -47,7 +47,7 @@ func groups() []group {
 		{"EnrollmentRenewal", testEnrollmentRenewal},
 		{"BootstrapTickets", testBootstrapTickets},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},
-		{"MaasState", testMaasState}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
+		{"MaasState", testMaasState}, {"MaasStates", testMaasStates}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
 		{"Outbox", testOutbox}, {"OutboxPrune", testOutboxPrune},
 		{"ConcurrentWriters", testConcurrentWriters}, {"Reopen", testReopen}, {"Closed", testClosed},
 	}
