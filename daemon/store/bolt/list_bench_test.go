@@ -1,8 +1,7 @@
 package bolt_test
 
 import (
-	"encoding/json"
-	"fmt"
+		"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -13,36 +12,35 @@ import (
 )
 
 // benchSize is how many nodes and runs BenchmarkListPages seeds: ten
-// sites, each node in one of two states, each run pending or completed.
+// sites, each node in one of two states, each run pending.
 const benchSize = 100_000
 
-// seedLists imports benchSize nodes and runs in one transaction (no fsync).
+// seedLists stores benchSize nodes and runs, one transaction each,
+// without fsync (one import transaction of them all is quadratic in
+// bbolt's unsplit pages).
 func seedLists(b *testing.B) *bolt.Store {
 	b.Helper()
-	st, err := bolt.Open(filepath.Join(b.TempDir(), "s.db"), bolt.Options{NoSync: true, Logger: discard()})
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var tick time.Duration
+	now := func() time.Time { tick += time.Millisecond; return t0.Add(tick) }
+	st, err := bolt.Open(filepath.Join(b.TempDir(), "s.db"), bolt.Options{NoSync: true, Now: now, Logger: discard()})
 	must(b, err)
 	b.Cleanup(func() { st.Close() })
-	rec := func(kind lifecycle.RecordKind, key string, v any) lifecycle.Record {
-		raw, err := json.Marshal(v)
-		must(b, err)
-		return lifecycle.Record{Kind: kind, Key: key, Data: raw}
-	}
-	var recs []lifecycle.Record
+	ctx := b.Context()
 	for i := range 10 {
 		id := fmt.Sprintf("site-%d", i)
-		recs = append(recs, rec(lifecycle.KindSite, id, lifecycle.Site{ID: id, Name: id}))
+		s := lifecycle.Site{ID: id, Name: id, RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
+			PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
+		must(b, st.CreateSite(ctx, s, lifecycle.DefaultSitePolicy(id)))
 	}
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range benchSize {
 		site := fmt.Sprintf("site-%d", i%10)
 		n := lifecycle.Node{ID: fmt.Sprintf("node-%06d", i), SiteID: site, Hostname: fmt.Sprintf("gpu%06d", i),
-			Status: []lifecycle.NodeState{lifecycle.NodeActive, lifecycle.NodeEnrolling}[i%2]}
-		r := lifecycle.Run{ID: fmt.Sprintf("run-%06d", i), Kind: lifecycle.RunOnboarding, SiteID: site, NodeID: n.ID,
-			Hostname: n.Hostname, Status: []lifecycle.JobState{lifecycle.JobCompleted, lifecycle.JobPending}[i%2],
-			RequestedAt: t0.Add(time.Duration(i) * time.Millisecond)}
-		recs = append(recs, rec(lifecycle.KindNode, n.ID, n), rec(lifecycle.KindRun, r.ID, r))
+			Status: []lifecycle.NodeState{lifecycle.NodeBootstrapIssued, lifecycle.NodeEnrolling}[i/10%2]}
+		must(b, st.CreateNode(ctx, n))
+		must(b, st.CreateRun(ctx, lifecycle.Run{ID: fmt.Sprintf("run-%06d", i), Kind: lifecycle.RunOnboarding, SiteID: site,
+			NodeID: n.ID, Hostname: n.Hostname, Status: lifecycle.JobPending}))
 	}
-	must(b, st.Import(b.Context(), recs))
 	return st
 }
 
