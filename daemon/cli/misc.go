@@ -12,6 +12,7 @@ func nodeList(ctx context.Context, s *session, args []string) error {
 	fs := s.flags()
 	site := fs.String("site", "", "site id")
 	status := fs.String("status", "", "node state")
+	limit := limitFlag(fs)
 	if _, err := s.parse(args, 0); err != nil {
 		return err
 	}
@@ -22,15 +23,16 @@ func nodeList(ctx context.Context, s *session, args []string) error {
 	if *status != "" {
 		q.Set("status", *status)
 	}
-	var out struct {
-		Nodes []nodeRecord
+	items, raw, err := s.listAll(ctx, admin+"/nodes", q, "nodes", *limit)
+	if err != nil {
+		return err
 	}
-	raw, err := s.call(ctx, http.MethodGet, admin+"/nodes?"+q.Encode(), nil, &out, nil)
+	nodes, err := decodeAll[nodeRecord](items)
 	if err != nil {
 		return err
 	}
 	rows := [][]string{}
-	for _, n := range out.Nodes {
+	for _, n := range nodes {
 		rows = append(rows, append([]string{n.ID, n.Hostname, n.Status}, n.fields()...))
 	}
 	return s.show(raw, "NODE HOSTNAME STATE SKU GPUS REGION PORT", rows)

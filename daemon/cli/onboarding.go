@@ -48,6 +48,7 @@ func onboardingList(ctx context.Context, s *session, args []string) error {
 	batch := fs.String("batch", "", "batch id")
 	site := fs.String("site", "", "site id")
 	status := fs.String("status", "", "comma-separated job states")
+	fs.IntVar(&s.limit, "limit", 0, "page size asked of the API (1-1000); every page is read and shown")
 	if _, err := s.parse(args, 0); err != nil {
 		return err
 	}
@@ -69,9 +70,12 @@ func (s *session) listRuns(ctx context.Context, batch, site, status string) ([]r
 			q.Set(k, v)
 		}
 	}
-	var out struct{ Onboardings []run }
-	raw, err := s.call(ctx, http.MethodGet, admin+"/onboardings?"+q.Encode(), nil, &out, nil)
-	return out.Onboardings, raw, err
+	items, raw, err := s.listAll(ctx, admin+"/onboardings", q, "onboardings", s.limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	runs, err := decodeAll[run](items)
+	return runs, raw, err
 }
 
 // recoveryVerbs are the recovery routes of seed 001 §4.15; each is also

@@ -24,6 +24,7 @@ type session struct {
 	state  string
 	output string
 	reason string
+	limit  int // --limit of a list command: the page size asked of the API
 }
 
 // flags starts the command's flag set with the global flags.

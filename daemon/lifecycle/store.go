@@ -52,10 +52,16 @@ type NodeTransition struct {
 	Context TransitionContext
 }
 
-// NodeFilter selects nodes; zero fields match everything.
+// NodeFilter selects nodes; zero fields match everything. Hostname
+// matches regardless of case. Limit > 0 asks for one page: at most Limit
+// nodes in id order, after the node id After (from the start when empty);
+// Limit 0 returns every match by hostname then id.
 type NodeFilter struct {
-	SiteID string
-	Status NodeState
+	SiteID   string
+	Status   NodeState
+	Hostname string
+	After    string
+	Limit    int
 }
 
 // NodeStore keeps node records. A node id is never reused, even after the
@@ -81,13 +87,18 @@ type NodeStore interface {
 	DeleteUnenrolledNode(ctx context.Context, id string) (Node, error)
 }
 
-// RunFilter selects runs; zero fields match everything.
+// RunFilter selects runs; zero fields match everything. Limit > 0 asks
+// for one page: at most Limit runs in the list's order (request time,
+// then id) after the run id After (from the start when empty); an After
+// that names no run is invalid (field "after").
 type RunFilter struct {
 	SiteID   string
 	BatchID  string
 	NodeID   string
 	Kind     RunKind
 	Statuses []JobState
+	After    string
+	Limit    int
 }
 
 // StageRecord is a stage attempt's journal entry.

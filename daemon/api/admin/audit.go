@@ -46,29 +46,36 @@ func clip(s string, n int) string {
 }
 
 // listAudit answers GET /audit with filters target_kind, target_id, actor,
-// action, after_seq and limit (default 100, at most 1000).
+// action and after_seq, one page (limit default 100, at most 1000) in
+// sequence order; cursor continues where next_cursor said.
 func (a *API) listAudit(r *http.Request, _ *call) (int, any, error) {
 	const op = "admin.listAudit"
 	q := r.URL.Query()
 	f := lifecycle.AuditFilter{TargetKind: q.Get("target_kind"), TargetID: q.Get("target_id"),
-		Actor: q.Get("actor"), Action: q.Get("action"), Limit: 100}
+		Actor: q.Get("actor"), Action: q.Get("action")}
 	var err error
 	if f.AfterSeq, err = queryUint(q.Get("after_seq"), op, "after_seq", 0); err != nil {
 		return 0, nil, err
 	}
-	limit, err := queryUint(q.Get("limit"), op, "limit", 100)
+	if q.Get("limit") == "" {
+		q.Set("limit", "100")
+	}
+	p, err := readPage(op, q, "audit", f.TargetKind, f.TargetID, f.Actor, f.Action)
 	if err != nil {
 		return 0, nil, err
 	}
-	if limit < 1 || limit > 1000 {
-		return 0, nil, lifecycle.Invalid(op, "limit", "limit %d is outside 1-1000", limit)
+	if p.after != "" {
+		if f.AfterSeq, err = strconv.ParseUint(p.after, 10, 64); err != nil {
+			return 0, nil, lifecycle.Invalid(op, "cursor", "cursor is not one this API gave out")
+		}
 	}
-	f.Limit = int(limit)
+	f.Limit = p.limit + 1
 	entries, err := a.store.ListAudit(r.Context(), f)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"entries": entries}, nil
+	entries, next := cutPage(p, entries, func(e lifecycle.AuditEntry) string { return strconv.FormatUint(e.Seq, 10) })
+	return http.StatusOK, listBody("entries", entries, next), nil
 }
 
 func queryUint(s, op, field string, def uint64) (uint64, error) {

@@ -43,23 +43,41 @@ type nodeDetail struct {
 	Runs    []runSummary   `json:"runs"`
 }
 
+// listNodes answers GET /nodes with filters site_id, status and hostname
+// (any case), one page in id order.
 func (a *API) listNodes(r *http.Request, _ *call) (int, any, error) {
 	const op = "admin.listNodes"
-	f := lifecycle.NodeFilter{SiteID: r.URL.Query().Get("site_id"), Status: lifecycle.NodeState(r.URL.Query().Get("status"))}
+	q := r.URL.Query()
+	f := lifecycle.NodeFilter{SiteID: q.Get("site_id"), Status: lifecycle.NodeState(q.Get("status")), Hostname: q.Get("hostname")}
 	if f.Status != "" && !f.Status.Valid() {
 		return 0, nil, lifecycle.Invalid(op, "status", "status %.64q is not a node state", f.Status)
 	}
+	p, err := readPage(op, q, "nodes", f.SiteID, string(f.Status), strings.ToLower(f.Hostname))
+	if err != nil {
+		return 0, nil, err
+	}
+	f.After, f.Limit = p.after, p.limit+1
 	nodes, err := a.store.ListNodes(r.Context(), f)
-	host := r.URL.Query().Get("hostname")
+	if err != nil {
+		return 0, nil, err
+	}
+	nodes, next := cutPage(p, nodes, func(n lifecycle.Node) string { return n.ID })
 	out := make([]nodeSummary, 0, len(nodes))
 	for _, n := range nodes {
-		if host != "" && !strings.EqualFold(n.Hostname, host) {
-			continue
-		}
 		out = append(out, nodeSummary{ID: n.ID, SiteID: n.SiteID, Hostname: n.Hostname, SKU: n.SKU,
 			GPUsTotal: n.GPUsTotal, RegionCode: n.RegionCode, Port: n.Port, Status: n.Status})
 	}
-	return http.StatusOK, map[string]any{"nodes": out}, err
+	return http.StatusOK, listBody("nodes", out, next), nil
+}
+
+// listBody is a list page: its items under key, and next_cursor unless
+// it is the last page.
+func listBody(key string, items any, next string) map[string]any {
+	out := map[string]any{key: items}
+	if next != "" {
+		out["next_cursor"] = next
+	}
+	return out
 }
 
 func (a *API) getNode(r *http.Request, c *call) (int, any, error) {

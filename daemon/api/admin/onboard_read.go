@@ -42,7 +42,8 @@ func (a *API) getOnboarding(r *http.Request, c *call) (int, any, error) {
 }
 
 // listOnboardings answers GET /onboardings with filters batch_id, site_id
-// and status (one or more job states, comma-separated).
+// and status (one or more job states, comma-separated), one page in
+// request order; with batch_id alone it adds the whole batch's aggregate.
 func (a *API) listOnboardings(r *http.Request, _ *call) (int, any, error) {
 	const op = "admin.listOnboardings"
 	q := r.URL.Query()
@@ -56,17 +57,33 @@ func (a *API) listOnboardings(r *http.Request, _ *call) (int, any, error) {
 			f.Statuses = append(f.Statuses, st)
 		}
 	}
+	p, err := readPage(op, q, "onboardings", f.BatchID, f.SiteID, q.Get("status"))
+	if err != nil {
+		return 0, nil, err
+	}
+	out := map[string]any{}
 	if f.BatchID != "" {
 		if _, err := a.store.GetBatch(r.Context(), f.BatchID); err != nil {
 			return 0, nil, err
 		}
+		if len(f.Statuses) == 0 {
+			all, err := a.store.ListRuns(r.Context(), f)
+			if err != nil {
+				return 0, nil, err
+			}
+			out["batch"] = lifecycle.SummarizeRuns(all) // the whole batch's aggregate status
+		}
 	}
+	f.After, f.Limit = p.after, p.limit+1
 	runs, err := a.store.ListRuns(r.Context(), f)
-	out := map[string]any{"onboardings": runs}
-	if f.BatchID != "" && len(f.Statuses) == 0 {
-		out["batch"] = lifecycle.SummarizeRuns(runs) // the batch's aggregate status
+	if err != nil {
+		return 0, nil, err
 	}
-	return http.StatusOK, out, err
+	runs, next := cutPage(p, runs, func(r lifecycle.Run) string { return r.ID })
+	for k, v := range listBody("onboardings", runs, next) {
+		out[k] = v
+	}
+	return http.StatusOK, out, nil
 }
 
 func jobStateList() string {

@@ -34,9 +34,11 @@ var (
 	bOutboxOpen = []byte("outbox_pending")   // seq -> node id (undelivered events)
 	bOutboxDone = []byte("outbox_delivered") // delivered at + seq -> nothing (since schema 1)
 	bMeta       = []byte("meta")             // schema version (since schema 1)
+	bNodeIndex  = []byte("node_index")       // site, status, hostname + node id -> nothing (since schema 2)
+	bRunIndex   = []byte("run_index")        // site, node, batch, status + request time + run id -> nothing (since schema 2)
 )
 
 var allBuckets = [][]byte{bSites, bSiteNames, bPolicies, bNodes, bNodeHosts, bRuns, bEvents, bLeases,
 	bAudit, bTokens, bTokenHash, bTasks, bOpenTasks, bTaskSeq, bEnroll, bEnrollNode,
 	bOverrides, bOvrKeys, bRoCE, bRoCEKeys, bBatches, bIdem, bMaasState, bInbox, bInboxIDs, bInboxOpen, bCursors,
-	bOutbox, bOutboxIDs, bOutboxOpen, bOutboxDone, bMeta}
+	bOutbox, bOutboxIDs, bOutboxOpen, bOutboxDone, bMeta, bNodeIndex, bRunIndex}

@@ -84,7 +84,7 @@ func (s *Store) TouchNodeContact(ctx context.Context, nodeID string) error {
 		}
 		now := s.now()
 		n.LastContactAt = &now
-		return put(tx.Bucket(bNodes), []byte(nodeID), n)
+		return putNode(tx, n)
 	})
 }
 

@@ -29,7 +29,7 @@ func (s *Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycl
 		}
 		ev = evs[0]
 		r = rules.AtStage(r, rec, now)
-		return put(tx.Bucket(bRuns), []byte(r.ID), r)
+		return putRun(tx, r)
 	})
 	if err != nil {
 		return lifecycle.Run{}, lifecycle.RunEvent{}, err

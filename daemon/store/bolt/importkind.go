@@ -17,9 +17,12 @@ func importRecord(tx *bbolt.Tx, r lifecycle.Record) error {
 	case lifecycle.KindNode:
 		return importAs(r, func(v lifecycle.Node) error {
 			if v.Status == lifecycle.NodeDeleted {
-				return put(tx.Bucket(bNodes), []byte(v.ID), v)
+				return putNode(tx, v)
 			}
-			return putIndexed(tx, bNodes, v.ID, v, bNodeHosts, hostKey(v.SiteID, v.Hostname))
+			if err := tx.Bucket(bNodeHosts).Put(hostKey(v.SiteID, v.Hostname), []byte(v.ID)); err != nil {
+				return err
+			}
+			return putNode(tx, v)
 		})
 	case lifecycle.KindNodeMaasState:
 		return importAs(r, func(v lifecycle.NodeMaasState) error { return put(tx.Bucket(bMaasState), []byte(v.NodeID), v) })
@@ -28,7 +31,7 @@ func importRecord(tx *bbolt.Tx, r lifecycle.Record) error {
 			if _, err := tx.Bucket(bEvents).CreateBucketIfNotExists([]byte(v.ID)); err != nil {
 				return err
 			}
-			return put(tx.Bucket(bRuns), []byte(v.ID), v)
+			return putRun(tx, v)
 		})
 	case lifecycle.KindRunEvent:
 		return importAs(r, func(v lifecycle.RunEvent) error {

@@ -21,6 +21,7 @@ type migration struct {
 // file has.
 var migrations = []migration{
 	{lifecycle.Migration{Version: 1, Name: "index delivered outbox events by delivery time, so they can be pruned"}, indexDelivered},
+	{lifecycle.Migration{Version: 2, Name: "index nodes by site, status and hostname, and runs by request time, site, node, batch and status, for list pages"}, indexLists},
 }
 
 // pending returns the migrations a file at version still needs.

@@ -34,7 +34,7 @@ func (s *Store) CreateNode(ctx context.Context, n lifecycle.Node) error {
 		if err := tx.Bucket(bNodeHosts).Put(hk, []byte(n.ID)); err != nil {
 			return err
 		}
-		return put(tx.Bucket(bNodes), []byte(n.ID), n)
+		return putNode(tx, n)
 	})
 }
 
@@ -57,25 +57,6 @@ func (s *Store) GetNode(ctx context.Context, id string) (n lifecycle.Node, err e
 	return n, err
 }
 
-// ListNodes implements lifecycle.NodeStore, ordered by hostname then id.
-func (s *Store) ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error) {
-	out := []lifecycle.Node{}
-	err := s.view(ctx, "store.ListNodes", func(tx *bbolt.Tx) error {
-		return tx.Bucket(bNodes).ForEach(func(k, _ []byte) error {
-			var n lifecycle.Node
-			if _, err := get(tx.Bucket(bNodes), string(k), &n); err != nil {
-				return err
-			}
-			if (f.SiteID == "" || f.SiteID == n.SiteID) && (f.Status == "" || f.Status == n.Status) {
-				out = append(out, n)
-			}
-			return nil
-		})
-	})
-	rules.SortNodes(out)
-	return out, err
-}
-
 // TransitionNode implements lifecycle.NodeStore.
 func (s *Store) TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (n lifecycle.Node, err error) {
 	const op = "store.TransitionNode"
@@ -93,7 +74,7 @@ func (s *Store) TransitionNode(ctx context.Context, t lifecycle.NodeTransition) 
 				return err
 			}
 		}
-		return put(tx.Bucket(bNodes), []byte(n.ID), n)
+		return putNode(tx, n)
 	})
 	if err != nil {
 		return lifecycle.Node{}, err
@@ -118,7 +99,7 @@ func (s *Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.No
 				return err
 			}
 		}
-		return put(tx.Bucket(bNodes), []byte(id), n)
+		return putNode(tx, n)
 	})
 	if err != nil {
 		return lifecycle.Node{}, err

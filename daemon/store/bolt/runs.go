@@ -25,7 +25,7 @@ func (s *Store) CreateRun(ctx context.Context, r lifecycle.Run) error {
 		if _, err := tx.Bucket(bEvents).CreateBucket([]byte(r.ID)); err != nil {
 			return err
 		}
-		return put(tx.Bucket(bRuns), []byte(r.ID), r)
+		return putRun(tx, r)
 	})
 }
 
@@ -46,25 +46,6 @@ func (s *Store) GetRun(ctx context.Context, id string) (r lifecycle.Run, err err
 		return err
 	})
 	return r, err
-}
-
-// ListRuns implements lifecycle.RunStore.
-func (s *Store) ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error) {
-	out := []lifecycle.Run{}
-	err := s.view(ctx, "store.ListRuns", func(tx *bbolt.Tx) error {
-		return tx.Bucket(bRuns).ForEach(func(k, _ []byte) error {
-			var r lifecycle.Run
-			if _, err := get(tx.Bucket(bRuns), string(k), &r); err != nil {
-				return err
-			}
-			if rules.RunMatches(f, r) {
-				out = append(out, r)
-			}
-			return nil
-		})
-	})
-	rules.SortRuns(out)
-	return out, err
 }
 
 // UpdateRun implements lifecycle.RunStore.
@@ -91,7 +72,7 @@ func (s *Store) advance(ctx context.Context, op string, f lifecycle.Fence, id st
 		if out, err = appendEvents(tx, id, now, l, evs); err != nil {
 			return err
 		}
-		return put(tx.Bucket(bRuns), []byte(id), r)
+		return putRun(tx, r)
 	})
 	if err != nil {
 		return lifecycle.Run{}, nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -123,10 +124,16 @@ func TestOpenMigratesTheOldFile(t *testing.T) {
 	if len(index)-1 != 8 {
 		t.Fatalf("fixture holds %d delivered events, want 8", len(index)-1)
 	}
-	want := contents{"meta": {"#seq": "0", "schema_version": "1"}, "outbox_delivered": index}
+	want := contents{"meta": {"#seq": "0", "schema_version": "2"}, "outbox_delivered": index}
 	for k, v := range before {
 		want[k] = v
 	}
+	// the list indexes: four entries a node, five or six a run (what they
+	// hold is checked by TestMigratedListsPage)
+	if n, r := len(after["node_index"])-1, len(after["run_index"])-1; n != 4*8 || r < 5*11 || r > 6*11 {
+		t.Fatalf("list indexes hold %d node and %d run entries, want 32 and 55-66", n, r)
+	}
+	want["node_index"], want["run_index"] = after["node_index"], after["run_index"]
 	if d := cmp.Diff(want, after); d != "" {
 		t.Fatalf("after migration (-want +got):\n%s", d)
 	}
@@ -138,7 +145,7 @@ func TestOpenMigratesTheOldFile(t *testing.T) {
 		t.Fatalf("backup: %v, %v; want mode 0600", fi, err)
 	}
 	for _, line := range []string{"store backed up before migrating", "backup=" + backup, "store migrated", "version=1",
-		`detail="8 delivered events indexed"`} {
+		`detail="8 delivered events indexed"`, "version=2", `detail="8 nodes and 11 runs indexed"`} {
 		if !strings.Contains(logs.String(), line) {
 			t.Errorf("log lacks %q:\n%s", line, logs.String())
 		}
@@ -185,7 +192,8 @@ func TestMigrateAndStatus(t *testing.T) {
 	st, err := bolt.Status(path, bolt.Options{})
 	must(t, err)
 	m1 := lifecycle.Migration{Version: 1, Name: "index delivered outbox events by delivery time, so they can be pruned"}
-	if d := cmp.Diff(lifecycle.SchemaStatus{Version: 0, Latest: 1, Pending: []lifecycle.Migration{m1}}, st); d != "" {
+	m2 := lifecycle.Migration{Version: 2, Name: "index nodes by site, status and hostname, and runs by request time, site, node, batch and status, for list pages"}
+	if d := cmp.Diff(lifecycle.SchemaStatus{Version: 0, Latest: 2, Pending: []lifecycle.Migration{m1, m2}}, st); d != "" {
 		t.Fatalf("status (-want +got):\n%s", d)
 	}
 	if _, err := os.Stat(bolt.BackupPath(path, 1)); !errors.Is(err, os.ErrNotExist) {
@@ -193,19 +201,20 @@ func TestMigrateAndStatus(t *testing.T) {
 	}
 	rep, err := bolt.Migrate(path, bolt.Options{Logger: discard()})
 	must(t, err)
-	want := lifecycle.MigrationReport{From: 0, To: 1, Backup: bolt.BackupPath(path, 1),
-		Ran: []lifecycle.AppliedMigration{{Migration: m1, Detail: "8 delivered events indexed"}}}
+	want := lifecycle.MigrationReport{From: 0, To: 2, Backup: bolt.BackupPath(path, 1),
+		Ran: []lifecycle.AppliedMigration{{Migration: m1, Detail: "8 delivered events indexed"},
+			{Migration: m2, Detail: "8 nodes and 11 runs indexed"}}}
 	if d := cmp.Diff(want, rep); d != "" {
 		t.Fatalf("report (-want +got):\n%s", d)
 	}
 	rep, err = bolt.Migrate(path, bolt.Options{Logger: discard()})
 	must(t, err)
-	if d := cmp.Diff(lifecycle.MigrationReport{From: 1, To: 1, Ran: []lifecycle.AppliedMigration{}}, rep); d != "" {
+	if d := cmp.Diff(lifecycle.MigrationReport{From: 2, To: 2, Ran: []lifecycle.AppliedMigration{}}, rep); d != "" {
 		t.Fatalf("second migrate (-want +got):\n%s", d)
 	}
 	st, err = bolt.Status(path, bolt.Options{})
 	must(t, err)
-	if d := cmp.Diff(lifecycle.SchemaStatus{Version: 1, Latest: 1, Pending: []lifecycle.Migration{}}, st); d != "" {
+	if d := cmp.Diff(lifecycle.SchemaStatus{Version: 2, Latest: 2, Pending: []lifecycle.Migration{}}, st); d != "" {
 		t.Fatalf("status after (-want +got):\n%s", d)
 	}
 }
@@ -244,7 +253,7 @@ func TestNewerFileRefused(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := try()
-			msg := "is at schema version 2 but this binary knows versions up to 1"
+			msg := fmt.Sprintf("is at schema version %d but this binary knows versions up to %d", bolt.Latest()+1, bolt.Latest())
 			if lifecycle.ErrorCode(err) != lifecycle.CodeConflict || !strings.Contains(fmtErr(err), msg) {
 				t.Fatalf("got %v, want a conflict saying %q", err, msg)
 			}
@@ -281,14 +290,14 @@ func TestInterruptedMigrationResumes(t *testing.T) {
 			return "", nil
 		})
 	rep, err := bolt.Migrate(path, bolt.Options{Logger: discard()})
-	if err == nil || !strings.Contains(err.Error(), "migration to schema version 3 (test migration 3): power cut") {
-		t.Fatalf("migrate with a failing migration 3: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "migration to schema version 4 (test migration 4): power cut") {
+		t.Fatalf("migrate with a failing migration 4: %v", err)
 	}
-	if rep.To != 2 || len(rep.Ran) != 2 {
-		t.Fatalf("report %+v, want migrations 1 and 2 done", rep)
+	if rep.To != 3 || len(rep.Ran) != 3 {
+		t.Fatalf("report %+v, want migrations 1 to 3 done", rep)
 	}
 	mid := dumpFile(t, path)
-	if d := cmp.Diff(map[string]string{"#seq": "0", "schema_version": "2", "m2": "x"}, mid["meta"]); d != "" {
+	if d := cmp.Diff(map[string]string{"#seq": "0", "schema_version": "3", "m2": "x"}, mid["meta"]); d != "" {
 		t.Fatalf("meta after the interruption (-want +got):\n%s", d)
 	}
 
@@ -298,13 +307,13 @@ func TestInterruptedMigrationResumes(t *testing.T) {
 	s.Close()
 	st, err := bolt.Status(path, bolt.Options{})
 	must(t, err)
-	if st.Version != 3 || runs2 != 1 {
-		t.Fatalf("resumed: version %d, migration 2 ran %d times; want 3 and once", st.Version, runs2)
+	if st.Version != 4 || runs2 != 1 {
+		t.Fatalf("resumed: version %d, migration 2 ran %d times; want 4 and once", st.Version, runs2)
 	}
 	if d := cmp.Diff(before, dumpFile(t, bolt.BackupPath(path, 1))); d != "" {
 		t.Fatalf("the first backup was overwritten (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff(mid, dumpFile(t, bolt.BackupPath(path, 3))); d != "" {
+	if d := cmp.Diff(mid, dumpFile(t, bolt.BackupPath(path, 4))); d != "" {
 		t.Fatalf("the resumed run's backup is not the file it found (-want +got):\n%s", d)
 	}
 }
@@ -347,9 +356,30 @@ var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The migrated fixture's nodes and runs are found through the indexes the
+// migration built: every filtered list and its pages hold all of them.
+func TestMigratedListsPage(t *testing.T) {
+	s, err := bolt.Open(copyFixture(t), bolt.Options{Logger: discard()})
+	must(t, err)
+	defer s.Close()
+	ctx := t.Context()
+	nodes, err := s.ListNodes(ctx, lifecycle.NodeFilter{SiteID: "dev-site", Limit: 3})
+	must(t, err)
+	byHost, err := s.ListNodes(ctx, lifecycle.NodeFilter{Hostname: "GPU05"})
+	must(t, err)
+	runs, err := s.ListRuns(ctx, lifecycle.RunFilter{SiteID: "dev-site"})
+	must(t, err)
+	page, err := s.ListRuns(ctx, lifecycle.RunFilter{SiteID: "dev-site", Limit: 4, After: runs[6].ID})
+	must(t, err)
+	if len(nodes) != 3 || len(byHost) != 1 || len(runs) != 11 || len(page) != 4 || page[0].ID != runs[7].ID {
+		t.Fatalf("after migration: %d nodes in a page of 3, %d by hostname, %d runs, page after the 7th starts %v",
+			len(nodes), len(byHost), len(runs), page)
 	}
 }

@@ -63,7 +63,7 @@ func (s *Store) createSubmission(tx *bbolt.Tx, op string, sub lifecycle.Submissi
 		if _, err := tx.Bucket(bEvents).CreateBucket([]byte(r.ID)); err != nil {
 			return res, err
 		}
-		if err := put(tx.Bucket(bRuns), []byte(r.ID), r); err != nil {
+		if err := putRun(tx, r); err != nil {
 			return res, err
 		}
 		res.RunIDs = append(res.RunIDs, r.ID)

@@ -27,6 +27,9 @@ func (s *Store) DeleteUnenrolledNode(ctx context.Context, id string) (n lifecycl
 		if err := dropEnrollment(tx, id); err != nil {
 			return err
 		}
+		if err := unindexNode(tx, id); err != nil {
+			return err
+		}
 		for _, d := range []struct{ b, k []byte }{{bNodeHosts, hostKey(n.SiteID, n.Hostname)},
 			{bMaasState, []byte(id)}, {bTaskSeq, []byte(id)}, {bNodes, []byte(id)}} {
 			if err := tx.Bucket(d.b).Delete(d.k); err != nil {

@@ -71,4 +71,10 @@ var migrations = []migration{{
 		`CREATE INDEX outbox_pending ON outbox (node_id, seq) WHERE delivered_at IS NULL`,
 		`CREATE INDEX outbox_delivered ON outbox (delivered_at, seq) WHERE delivered_at IS NOT NULL`,
 	},
+}, {
+	Migration: lifecycle.Migration{Version: 5, Name: "nodes indexed by site and status, for list pages"},
+	stmts: []string{
+		`CREATE INDEX nodes_site_status ON nodes (site_id, status, id)`,
+		`CREATE INDEX nodes_status ON nodes (status, id)`,
+	},
 }}

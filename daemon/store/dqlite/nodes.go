@@ -89,18 +89,28 @@ func (s *Store) GetNode(ctx context.Context, id string) (n lifecycle.Node, err e
 	return n, err
 }
 
-// ListNodes implements lifecycle.NodeStore, ordered by hostname then id.
+// ListNodes implements lifecycle.NodeStore: a page in id order through
+// the primary key and the (site_id, status) indexes, or every match by
+// hostname then id.
 func (s *Store) ListNodes(ctx context.Context, f lifecycle.NodeFilter) (out []lifecycle.Node, err error) {
 	err = s.view(ctx, "store.ListNodes", func(tx *sql.Tx) error {
-		out, err = list[lifecycle.Node](tx, `SELECT data FROM nodes WHERE (?1 = '' OR site_id = ?1) AND (?2 = '' OR status = ?2)`,
-			f.SiteID, string(f.Status))
+		out, err = list[lifecycle.Node](tx, `SELECT data FROM nodes WHERE (?1 = '' OR site_id = ?1) AND (?2 = '' OR status = ?2)
+			AND (?3 = '' OR lower(json_extract(data, '$.hostname')) = lower(?3)) AND id > ?4 ORDER BY id LIMIT ?5`,
+			f.SiteID, string(f.Status), f.Hostname, f.After, sqlLimit(f.Limit))
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	rules.SortNodes(out)
-	return out, nil
+	return rules.PageNodes(f, out), nil
+}
+
+// sqlLimit is LIMIT's argument for a filter's Limit: -1 (none) for 0.
+func sqlLimit(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }
 
 // TransitionNode implements lifecycle.NodeStore.

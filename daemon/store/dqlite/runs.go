@@ -52,19 +52,30 @@ func (s *Store) GetRun(ctx context.Context, id string) (r lifecycle.Run, err err
 
 // ListRuns implements lifecycle.RunStore.
 func (s *Store) ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error) {
+	const op = "store.ListRuns"
 	var all []lifecycle.Run
-	err := s.view(ctx, "store.ListRuns", func(tx *sql.Tx) (err error) {
+	var after *lifecycle.Run
+	err := s.view(ctx, op, func(tx *sql.Tx) (err error) {
+		if f.After != "" {
+			if a, err := loadRun(tx, op, f.After); err == nil {
+				after = &a
+			} else if lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+				return err
+			}
+		}
 		all, err = list[lifecycle.Run](tx, `SELECT data FROM runs WHERE ?1 = '' OR site_id = ?1`, f.SiteID)
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
 	out := []lifecycle.Run{}
 	for _, r := range all {
 		if rules.RunMatches(f, r) {
 			out = append(out, r)
 		}
 	}
-	rules.SortRuns(out)
-	return out, err
+	return rules.PageRuns(op, f, out, after)
 }
 
 // UpdateRun implements lifecycle.RunStore.

@@ -38,7 +38,7 @@ func groups() []group {
 	return []group{
 		{"Sites", testSites}, {"SitePolicy", testSitePolicy},
 		{"Nodes", testNodes}, {"NodeTransitions", testNodeTransitions}, {"NodeIdentity", testNodeIdentity},
-		{"DeleteUnenrolledNode", testDeleteUnenrolled},
+		{"DeleteUnenrolledNode", testDeleteUnenrolled}, {"NodePages", testNodePages}, {"RunPages", testRunPages},
 		{"Runs", testRuns}, {"RunEvents", testRunEvents}, {"AdvanceRun", testAdvanceRun},
 		{"Leases", testLeases}, {"LeaseRequests", testLeaseRequests}, {"Fencing", testFencing},
 		{"EventWriters", testEventWriters},
