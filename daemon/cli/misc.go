@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -31,6 +32,8 @@ func nodeList(ctx context.Context, s *session, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Pages come in id order; a table reads best by hostname.
+	slices.SortStableFunc(nodes, func(a, b nodeRecord) int { return strings.Compare(a.Hostname, b.Hostname) })
 	rows := [][]string{}
 	for _, n := range nodes {
 		rows = append(rows, append([]string{n.ID, n.Hostname, n.Status}, n.fields()...))

@@ -11,12 +11,14 @@ import (
 )
 
 // node list follows next_cursor: with pages of 2, -o json and the table
-// both hold all five nodes, each once; a --limit out of range is refused.
+// both hold all five nodes, each once, the table by hostname (pages come
+// in id order); a --limit out of range is refused.
 func TestNodeListFollowsPages(t *testing.T) {
 	d := startDaemon(t)
 	for i := range 5 {
 		id := fmt.Sprintf("node-%d", i)
-		d.must(d.store.CreateNode(t.Context(), lifecycle.Node{ID: id, SiteID: d.site, Hostname: "gpu" + id, Status: lifecycle.NodeEnrolling}))
+		host := fmt.Sprintf("gpu-%d", 4-i) // hostnames in the reverse of id order
+		d.must(d.store.CreateNode(t.Context(), lifecycle.Node{ID: id, SiteID: d.site, Hostname: host, Status: lifecycle.NodeEnrolling}))
 	}
 	r := d.cli("", "node", "list", "--limit", "2", "-o", "json")
 	var out struct{ Nodes []struct{ ID string } }
@@ -29,6 +31,9 @@ func TestNodeListFollowsPages(t *testing.T) {
 	table := d.cli("", "node", "list", "--limit", "2")
 	if n := strings.Count(table.stdout, "\nnode-"); n != 5 {
 		t.Fatalf("table holds %d nodes, want 5:\n%s", n, table.stdout)
+	}
+	if i0, i4 := strings.Index(table.stdout, "gpu-0"), strings.Index(table.stdout, "gpu-4"); i0 < 0 || i4 < i0 {
+		t.Fatalf("table not by hostname:\n%s", table.stdout)
 	}
 	if r := d.cli("", "node", "list", "--limit", "1001"); r.code != cli.ExitUsage || !strings.Contains(r.stderr, "1001") {
 		t.Fatalf("--limit 1001: %d %s", r.code, r.stderr)
