@@ -1,7 +1,7 @@
 package bolt_test
 
 import (
-		"fmt"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
