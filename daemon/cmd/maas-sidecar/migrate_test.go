@@ -40,12 +40,13 @@ func TestMigrateCommand(t *testing.T) {
 		code int
 		out  []string
 	}{
-		{"check finds a migration", []string{"--check"}, 1, []string{db + ": schema version 0, this binary's is 1",
-			"pending: version 1: index delivered outbox events"}},
+		{"check finds a migration", []string{"--check"}, 1, []string{db + ": schema version 0, this binary's is 2",
+			"pending: version 1: index delivered outbox events", "pending: version 2: index nodes by site, status and hostname"}},
 		{"migrate", nil, 0, []string{db + ": schema version 0, backed up to " + db + ".pre-v1.bak",
 			"migrated to version 1: index delivered outbox events by delivery time, so they can be pruned (8 delivered events indexed)",
-			db + ": schema version 1, up to date"}},
-		{"migrate again", nil, 0, []string{db + ": schema version 1, up to date"}},
+			"migrated to version 2: index nodes by site, status and hostname, and runs by request time, site, node, batch and status, for list pages (8 nodes and 11 runs indexed)",
+			db + ": schema version 2, up to date"}},
+		{"migrate again", nil, 0, []string{db + ": schema version 2, up to date"}},
 		{"check after", []string{"--check"}, 0, []string{"up to date"}},
 	}
 	for _, s := range steps {
