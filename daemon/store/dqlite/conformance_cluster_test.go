@@ -48,7 +48,7 @@ func TestClusterConcurrentSchemaCreation(t *testing.T) {
 	openAll(t, c)
 	s := c.open(t, 2, dqlite.Options{Database: "race"})
 	for _, q := range []string{`DROP TABLE batches`, `DROP TABLE submissions`, `DROP TABLE webhook_inbox`,
-		`DROP TABLE outbox`, `UPDATE schema_version SET version = 3`} {
+		`DROP TABLE outbox`, `DROP INDEX nodes_site_status`, `DROP INDEX nodes_status`, `UPDATE schema_version SET version = 3`} {
 		if _, err := s.DB().Exec(q); err != nil {
 			t.Fatal(q, err)
 		}
