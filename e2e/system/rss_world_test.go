@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"sort"
@@ -84,15 +85,29 @@ func (w *world) waitActive(timeout time.Duration) runCounts {
 	}
 }
 
-// listRuns lists the site's onboardings through the admin API.
+// listRuns lists the site's onboardings through the admin API, following
+// next_cursor over pages of 1,000.
 func (w *world) listRuns() []runView {
 	w.t.Helper()
-	code, out := w.daemon.admin(http.MethodGet, "/api/v1/admin/onboardings?site_id="+w.site, nil, "")
-	var list struct{ Onboardings []runView }
-	if err := json.Unmarshal(out, &list); code != http.StatusOK || err != nil {
-		w.t.Fatalf("list onboardings: %d %v %.300s", code, err, out)
+	var all []runView
+	for cursor := ""; ; {
+		q := url.Values{"site_id": {w.site}, "limit": {"1000"}}
+		if cursor != "" {
+			q.Set("cursor", cursor)
+		}
+		code, out := w.daemon.admin(http.MethodGet, "/api/v1/admin/onboardings?"+q.Encode(), nil, "")
+		var page struct {
+			Onboardings []runView
+			Next        string `json:"next_cursor"`
+		}
+		if err := json.Unmarshal(out, &page); code != http.StatusOK || err != nil {
+			w.t.Fatalf("list onboardings: %d %v %.300s", code, err, out)
+		}
+		all = append(all, page.Onboardings...)
+		if cursor = page.Next; cursor == "" {
+			return all
+		}
 	}
-	return list.Onboardings
 }
 
 // logHeap fetches the daemon's heap profile from /debug/pprof/heap with
