@@ -93,16 +93,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func runServe(args []string, stderr io.Writer) int {
 	cfg, err := parseServe(args, stderr)
-	var uerr usageError
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case errors.As(err, &uerr):
-		fmt.Fprintf(stderr, "maas-sidecar serve: %s\n", uerr)
-		return exitUsage
-	case err != nil:
-		fmt.Fprintf(stderr, "maas-sidecar serve: %s\n", err)
-		return exitFail
+	if code, stop := parseExit("serve", err, stderr); stop {
+		return code
 	}
 	level, _ := config.ParseLevel(cfg.LogLevel) // validated by parseServe
 	logger := logging.New(stderr, level)
@@ -113,4 +105,22 @@ func runServe(args []string, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// parseExit turns a subcommand's flag-parsing error into its exit: 0 for
+// -h, 2 (the message naming the value) for a usage error, 1 otherwise;
+// stop is false when there was no error.
+func parseExit(cmd string, err error, stderr io.Writer) (code int, stop bool) {
+	var uerr usageError
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK, true
+	case errors.As(err, &uerr):
+		fmt.Fprintf(stderr, "maas-sidecar %s: %s\n", cmd, uerr)
+		return exitUsage, true
+	}
+	fmt.Fprintf(stderr, "maas-sidecar %s: %s\n", cmd, err)
+	return exitFail, true
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,16 +25,8 @@ type migrateFlags struct {
 // error: serve creates one at the newest version.
 func runMigrate(args []string, stdout, stderr io.Writer) int {
 	f, err := parseMigrate(args, stderr)
-	var uerr usageError
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case errors.As(err, &uerr):
-		fmt.Fprintf(stderr, "maas-sidecar migrate: %s\n", uerr)
-		return exitUsage
-	case err != nil:
-		fmt.Fprintf(stderr, "maas-sidecar migrate: %s\n", err)
-		return exitFail
+	if code, stop := parseExit("migrate", err, stderr); stop {
+		return code
 	}
 	path := filepath.Join(f.cfg.StateDir, bolt.FileName)
 	opts := bolt.Options{LockTimeout: f.cfg.StoreLockTimeout, Logger: slog.New(slog.DiscardHandler)}

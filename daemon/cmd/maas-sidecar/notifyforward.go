@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -20,16 +17,8 @@ import (
 // region database"). It runs until SIGTERM or SIGINT, then exits 0.
 func runNotifyForward(args []string, stderr io.Writer) int {
 	f, err := parseForward(args, stderr)
-	var uerr usageError
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case errors.As(err, &uerr):
-		fmt.Fprintf(stderr, "maas-sidecar maas-notify-forward: %s\n", uerr)
-		return exitUsage
-	case err != nil:
-		fmt.Fprintf(stderr, "maas-sidecar maas-notify-forward: %s\n", err)
-		return exitFail
+	if code, stop := parseExit("maas-notify-forward", err, stderr); stop {
+		return code
 	}
 	level, _ := config.ParseLevel(f.logLevel) // validated by parseForward
 	f.cfg.Logger = logging.New(stderr, level)
