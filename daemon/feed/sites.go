@@ -103,18 +103,32 @@ func (f *Feed) loop(ctx context.Context, siteID, source string, every time.Durat
 	if source == "events" {
 		defer f.cfg.Metrics.unfollowed(siteID)
 	}
+	failing := false
 	for {
 		if err := fn(ctx, siteID); err != nil {
 			if ctx.Err() != nil {
 				return
 			}
+			failing = true
 			f.cfg.Metrics.failed(siteID, source)
 			f.logFailure(siteID, source, err)
 		} else {
 			f.cfg.Metrics.succeeded(siteID, source, f.cfg.Clock.Now())
+			if failing && source == "events" {
+				f.recovered(siteID)
+			}
+			failing = false
 		}
 		if !clocks.Sleep(ctx, f.cfg.Clock, every) {
 			return
 		}
 	}
+}
+
+// recovered wakes the site's runs that wait out an outage: the events
+// poll, which reads the site's MAAS key from Vault and then asks MAAS,
+// succeeded after failing.
+func (f *Feed) recovered(siteID string) {
+	f.log.Info("feed events answer again; waking the runs that waited for MAAS or Vault", "site", siteID)
+	f.cfg.Waker.Wake(lifecycle.UpstreamKey(siteID))
 }

@@ -159,6 +159,11 @@ func NodeKey(nodeID string) string { return "node:" + nodeID }
 // SiteKey is the wake key of a site's machine list (new machines).
 func SiteKey(siteID string) string { return "site:" + siteID }
 
+// UpstreamKey is the wake key of a site's upstreams: the feed wakes it
+// when the site's MAAS (and the Vault secret it reads first) answers
+// again after failing, so runs retrying an outage go on at once.
+func UpstreamKey(siteID string) string { return "upstream:" + siteID }
+
 // RackURL is where a deployed machine reports hardware sync: the region's
 // host on MAAS's rack port 5248, path /MAAS (MAAS's metadata endpoint for
 // nodes), derived from the site's API URL.

@@ -68,7 +68,7 @@ func (h *harness) start() {
 func (h *harness) build() {
 	h.runner = New(Options{Store: h.store, Defs: func(lifecycle.Run) (*Def, error) { return h.def, nil },
 		Clock: h.clock, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Holder: "daemon-a",
-		Backoff: time.Second, MaxBackoff: 8 * time.Second, Observe: h.observe})
+		Backoff: time.Second, MaxBackoff: 8 * time.Second, UpstreamPatience: 30 * time.Second, Observe: h.observe})
 }
 
 // runBuilt runs the runner made by build and waits until it is ready.

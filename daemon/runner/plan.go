@@ -23,6 +23,9 @@ type plan struct {
 	now     time.Time
 	policy  lifecycle.SitePolicy
 	backoff func(attempt int) time.Duration
+	// patience is how long upstream_transient failures are retried past
+	// the class's attempt bound (Options.UpstreamPatience).
+	patience time.Duration
 }
 
 type mutation = func(*lifecycle.Run) error
@@ -68,6 +71,7 @@ func (p plan) advance(next lifecycle.Stage, st lifecycle.EventStatus) (mutation,
 	return func(x *lifecycle.Run) error {
 		p.c.apply(x)
 		clearFailure(x)
+		p.markOutage(x, "")
 		x.WaitUntil, x.WaitKeys, x.StageStartedAt = nil, nil, nil
 		if next == "" {
 			x.Status, x.CompletedAt, x.RecommendedAction = lifecycle.JobCompleted, &p.now, ""
@@ -125,16 +129,18 @@ func (p plan) failOrRetry(class lifecycle.FailureClass, cause error) (mutation, 
 		bound = p.sd.MaxAttempts
 	}
 	used := p.run.CurrentAttempt - attemptBase(p.run, p.sd.Stage)
-	if !h.Retry || used >= bound {
+	if !h.Retry || (used >= bound && !p.waitingOutOutage(class)) {
 		return p.fail(class, cause, map[string]string{"attempts": strconv.Itoa(used)})
 	}
 	until := p.now.Add(p.backoff(used))
+	keys := p.retryKeys(class)
 	evs := p.event(lifecycle.EventFailed, message(cause), map[string]string{"failure_class": string(class), "retry_at": until.Format(time.RFC3339)})
 	return func(x *lifecycle.Run) error {
 		p.c.apply(x)
 		x.FailureClass, x.ErrorCode, x.ErrorMessage = class, string(lifecycle.ErrorCode(cause)), message(cause)
+		p.markOutage(x, class)
 		x.CurrentAttempt++
-		x.StageStartedAt, x.WaitUntil, x.WaitKeys = nil, &until, nil
+		x.StageStartedAt, x.WaitUntil, x.WaitKeys = nil, &until, keys
 		return nil
 	}, evs
 }
@@ -152,6 +158,7 @@ func (p plan) fail(class lifecycle.FailureClass, cause error, extra map[string]s
 			p.c.apply(x)
 			x.ErrorDetails = p.c.details
 		}
+		p.markOutage(x, "")
 		x.Status, x.FailureClass, x.RecommendedAction = h.LandsIn, class, h.Recommended
 		x.ErrorCode, x.ErrorMessage = string(lifecycle.ErrorCode(cause)), message(cause)
 		x.WaitUntil, x.WaitKeys = nil, nil

@@ -58,6 +58,10 @@ type Options struct {
 	// call Jitter concurrently.
 	Backoff, MaxBackoff time.Duration
 	Jitter              func() float64
+	// UpstreamPatience is how long a stage may keep failing as
+	// upstream_transient (MAAS or Vault unavailable) before the class's
+	// attempt bound applies (30m): an outage is waited out, not counted.
+	UpstreamPatience time.Duration
 	// Observe, when set, is told about every stage attempt that ended
 	// (succeeded, skipped or failed) after its journal write committed.
 	// It must not block; it cannot change what the runner does.
@@ -114,6 +118,9 @@ func New(o Options) *Runner {
 	}
 	if o.Jitter == nil {
 		o.Jitter = rand.Float64
+	}
+	if o.UpstreamPatience == 0 {
+		o.UpstreamPatience = DefaultUpstreamPatience
 	}
 	return &Runner{opt: o, log: o.Logger.With("component", "runner"), msgs: make(chan func(), 1024),
 		sites: map[string]*siteState{}, runs: map[string]*runState{}, keys: map[string]map[string]bool{},

@@ -103,7 +103,8 @@ func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lif
 		// did is not journaled here; the next holder re-enters the stage.
 		return stepResult{run: run, aborted: true}
 	}
-	p := plan{def: def, sd: sd, run: run, c: c, out: out, err: serr, now: r.opt.Clock.Now(), policy: policy, backoff: r.backoff}
+	p := plan{def: def, sd: sd, run: run, c: c, out: out, err: serr, now: r.opt.Clock.Now(), policy: policy, backoff: r.backoff,
+		patience: r.opt.UpstreamPatience}
 	mutate, evs := p.build()
 	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, mutate, evs)
 	if err != nil {

@@ -64,6 +64,12 @@ func classifyVault(err error) (lifecycle.Code, string) {
 	return lifecycle.CodeInternal, "unexpected error"
 }
 
+// isSealed reports whether err is Vault answering that it is sealed.
+func isSealed(err error) bool {
+	var re *api.ResponseError
+	return errors.As(err, &re) && re.StatusCode == 503 && containsSealed(re.Errors)
+}
+
 func containsSealed(errs []string) bool {
 	for _, e := range errs {
 		if strings.Contains(strings.ToLower(e), "sealed") {

@@ -1,0 +1,82 @@
+package runner
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// TestOutageIsWaitedOutPastTheAttemptBoundAndWokenWhenUpstreamAnswers:
+// a stage that fails as upstream_transient more than the class's five
+// attempts, within the runner's patience (30s in the harness), stays
+// running and parked on the site's upstream key; a wake of that key
+// runs it at once, long before its backoff, and it completes with the
+// outage mark cleared.
+func TestOutageIsWaitedOutPastTheAttemptBoundAndWokenWhenUpstreamAnswers(t *testing.T) {
+	var execs counter
+	var down atomic.Bool
+	down.Store(true)
+	h := newHarness(t, &Def{Name: "t", Stages: []StageDef{{Stage: lifecycle.StageCommissionNode,
+		Run: func(ctx context.Context, c *Context) (Outcome, error) {
+			if execs.inc(c.Run.ID); down.Load() {
+				return Outcome{}, errMaasDown
+			}
+			return Done("commissioning"), nil
+		}}}})
+	h.start()
+	id := h.submit("")
+	for i := 1; i <= 5; i++ {
+		h.eventually("retry parked", func() bool { return h.run(id).CurrentAttempt == i+1 && h.parked(id) })
+		h.clock.Advance(h.run(id).WaitUntil.Sub(h.clock.Now()))
+	}
+	h.eventually("attempt 7 parked", func() bool { return h.run(id).CurrentAttempt == 7 && h.parked(id) })
+	r := h.run(id)
+	if r.Status != lifecycle.JobRunning || r.FailureClass != lifecycle.FailUpstreamTransient ||
+		len(r.WaitKeys) != 1 || r.WaitKeys[0] != lifecycle.UpstreamKey("site-1") {
+		t.Fatalf("after 6 failures within the patience: %s/%s waiting on %v; want running, parked on the upstream key", r.Status, r.FailureClass, r.WaitKeys)
+	}
+	if since, err := time.Parse(time.RFC3339Nano, r.Vars[outageVar(lifecycle.StageCommissionNode)]); err != nil || since.Sub(t0) > time.Second {
+		t.Fatalf("outage start %q, want the first failure's time", r.Vars[outageVar(lifecycle.StageCommissionNode)])
+	}
+	down.Store(false)
+	h.runner.Wake(lifecycle.UpstreamKey("site-1"))
+	r = h.waitStatus(id, lifecycle.JobCompleted)
+	if execs.get(id) != 7 || r.Vars[outageVar(lifecycle.StageCommissionNode)] != "" {
+		t.Fatalf("%d executions, outage mark %q; want 7 (no wait for the backoff) and none", execs.get(id), r.Vars[outageVar(lifecycle.StageCommissionNode)])
+	}
+}
+
+// TestOutageLongerThanPatienceLandsInFailedRetryable: once the stage has
+// failed as upstream_transient for the patience and its attempts are
+// spent, the run lands in failed_retryable as documented.
+func TestOutageLongerThanPatienceLandsInFailedRetryable(t *testing.T) {
+	h := newHarness(t, &Def{Name: "t", Stages: []StageDef{{Stage: lifecycle.StageCommissionNode,
+		Run: func(ctx context.Context, c *Context) (Outcome, error) { return Outcome{}, errMaasDown }}}})
+	h.start()
+	id := h.submit("")
+	for k := 2; h.run(id).Status != lifecycle.JobFailedRetryable; k++ {
+		h.eventually("retry parked or failed", func() bool {
+			r := h.run(id)
+			return r.Status == lifecycle.JobFailedRetryable || r.CurrentAttempt == k && h.parked(id)
+		})
+		if r := h.run(id); r.Status != lifecycle.JobFailedRetryable {
+			h.clock.Advance(r.WaitUntil.Sub(h.clock.Now()))
+		}
+		if k > 20 {
+			t.Fatalf("still %s after %d attempts", h.run(id).Status, k)
+		}
+	}
+	if waited := h.clock.Since(t0); waited < 30*time.Second {
+		t.Fatalf("failed_retryable after %s, within the 30s patience", waited)
+	}
+	r := h.run(id)
+	if r.Status != lifecycle.JobFailedRetryable || r.FailureClass != lifecycle.FailUpstreamTransient || r.CurrentAttempt < 5 {
+		t.Fatalf("after the patience: %s/%s at attempt %d; want failed_retryable/upstream_transient", r.Status, r.FailureClass, r.CurrentAttempt)
+	}
+	if r.Vars[outageVar(lifecycle.StageCommissionNode)] != "" {
+		t.Fatal("the outage mark outlived the failure")
+	}
+}
