@@ -14,7 +14,9 @@ import (
 func commissionWait(execs *counter, ready bool) *Def {
 	return &Def{Name: "t", Stages: []StageDef{
 		{Stage: lifecycle.StageWaitForReady,
-			Timeout:      func(p lifecycle.SitePolicy) time.Duration { return time.Duration(p.CommissionTimeoutSeconds) * time.Second },
+			Timeout: func(p lifecycle.SitePolicy) time.Duration {
+				return time.Duration(p.CommissionTimeoutSeconds) * time.Second
+			},
 			TimeoutClass: lifecycle.FailPXEDiscovery,
 			Run: func(ctx context.Context, c *Context) (Outcome, error) {
 				if execs.inc(c.Run.ID) > 1 && ready {
