@@ -41,6 +41,7 @@ type opts struct {
 	poll, resync  time.Duration
 	requireHWSync bool
 	clock         clockwork.Clock // store and reconciler clock (real when nil)
+	feedClock     clockwork.Clock // the feed's own clock: signature window, polls (real when nil)
 	noFeed        bool            // build everything but do not run the feed
 	follows       func(string) bool
 	listener      feed.Listener        // the LISTEN source (none when nil)
@@ -132,7 +133,7 @@ func (s *site) build(o opts, vault memSecrets) {
 	s.feed = feed.New(feed.Config{Store: st, QueueSize: o.queue, Connector: siteMaas{sm}, Secrets: store,
 		Reconciler: s.recon, Waker: s.wakes, Metrics: feed.NewMetrics(s.reg),
 		PollInterval: o.poll, ResyncInterval: o.resync, Debounce: cmp.Or(o.debounce, 20*time.Millisecond), SitesInterval: time.Hour,
-		Follows: o.follows, Listener: o.listener, Logger: slog.New(slog.NewTextHandler(s.logs, nil))})
+		Follows: o.follows, Listener: o.listener, Logger: slog.New(slog.NewTextHandler(s.logs, nil)), Clock: o.feedClock})
 }
 
 func (s *site) createSite(secrets memSecrets, hwSync bool, notify lifecycle.SiteNotify) {

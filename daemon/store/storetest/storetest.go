@@ -41,6 +41,7 @@ func groups() []group {
 		{"DeleteUnenrolledNode", testDeleteUnenrolled}, {"NodePages", testNodePages}, {"RunPages", testRunPages},
 		{"Runs", testRuns}, {"RunEvents", testRunEvents}, {"AdvanceRun", testAdvanceRun},
 		{"Leases", testLeases}, {"LeaseRequests", testLeaseRequests}, {"Fencing", testFencing},
+		{"LeaseClockJumpKeepsOneHolderFencedByEpoch", testLeaseClockJumps},
 		{"EventWriters", testEventWriters},
 		{"Audit", testAudit}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
