@@ -63,7 +63,7 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin") // no-referrer would make browsers send "Origin: null" on forms
 	h.Set("Cache-Control", "no-store")
 	c.mux.ServeHTTP(w, r)
 }

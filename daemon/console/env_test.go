@@ -68,6 +68,10 @@ func newEnv(t *testing.T, tls bool) *env {
 	return e
 }
 
+// retryDelay is how long a bad-* host's retried storage stage takes
+// (the browser test watches it run live).
+var retryDelay time.Duration
+
 // testDef loads the site, then sets up storage: bad-* hosts fail their
 // first attempt there (a hardware mismatch) and pass a retry.
 func testDef() *runner.Def {
@@ -79,6 +83,7 @@ func testDef() *runner.Def {
 			if strings.HasPrefix(c.Run.Hostname, "bad-") && c.Attempt == 1 {
 				return runner.Outcome{}, runner.Classed(lifecycle.FailHardwareMismatch, errors.New("no BOSS disk"))
 			}
+			time.Sleep(retryDelay)
 			return runner.Done("storage set"), nil
 		}},
 	}, Adopt: func(context.Context, *runner.Context) error { return nil }}
