@@ -44,7 +44,7 @@ func shot(t *testing.T, name string) chromedp.Action[chromedp.Void] {
 		if dir == "" {
 			return nil
 		}
-		png, err := chromedp.FullScreenshot(90)(ctx, tg)
+		png, err := chromedp.FullScreenshot(100)(ctx, tg) // 100: PNG; below it, JPEG
 		if err != nil {
 			return err
 		}
