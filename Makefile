@@ -16,7 +16,7 @@ DQLITE_TAGS := dqlite,libsqlite3
 DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... ./daemon/store/storecopy/... && \
 	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite)' ./daemon/cmd/maas-sidecar/
 
-.PHONY: help build run test test-unit test-integration test-dqlite test-cluster e2e lint bench deb clean
+.PHONY: help build run test test-unit test-integration test-dqlite test-cluster test-browser screenshots e2e lint bench deb clean
 
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -32,8 +32,15 @@ run: build ## Run the daemon in dev mode: a simulated MAAS site and a demo batch
 test: test-deps lint $(VAULTDEV) ## Install test dependencies, lint, run every unit, integration, dqlite store and end-to-end test (cluster ones included).
 	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)
 	$(DQLITE_TEST)
+	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory e2e
 	$(CLUSTER_E2E)
+
+test-browser: test-deps ## Run the console's browser tests on headless Chromium (fails without chromium; about 30 s).
+	$(GO) test -count=1 -tags browser -run TestBrowser ./daemon/console/
+
+screenshots: test-deps ## Regenerate the console's screenshots in docs/console/ from its browser tests.
+	CONSOLE_SCREENSHOTS=$(CURDIR)/docs/console $(GO) test -count=1 -tags browser -run TestBrowser ./daemon/console/
 
 test-unit: ## Run the unit and component tests only (no external components).
 	$(GO) test -count=1 $(PKGS)

@@ -15,6 +15,8 @@ type Deps struct {
 	Readiness *Readiness
 	Metrics   *prometheus.Registry
 	Admin     http.Handler
+	// Console, when set, serves the operator console under /console/.
+	Console http.Handler
 }
 
 // NewRouter returns the admin listener's handler.
@@ -29,6 +31,9 @@ func NewRouter(d Deps) http.Handler {
 	if d.Admin != nil {
 		r.PathPrefix("/api/").Handler(d.Admin)
 		r.PathPrefix("/debug/pprof/").Handler(d.Admin)
+	}
+	if d.Console != nil {
+		r.PathPrefix("/console/").Handler(d.Console)
 	}
 	return r
 }

@@ -23,6 +23,7 @@ func (s *Site) Banner(w io.Writer, adminAddr, stateDir string) {
 	fmt.Fprintf(w, `
 maas-sidecar dev mode: a simulated MAAS site with %d GPU servers
   admin API    http://%s/api/v1/admin/   (OpenAPI: /api/v1/openapi.json)
+  console      http://%s/console/   (sign in with the admin token)
   admin token  %s
   metrics      http://%s/metrics
   MAAS (sim)   %s
@@ -36,7 +37,7 @@ try, in another terminal:
   %s node decommission <node_id> --mode soft_reset --storage-cleanup all --reason "tenant turnover"
 Ctrl-C stops everything.
 
-`, len(s.Hosts), adminAddr, filepath.Join(stateDir, "admin.token"), adminAddr, s.URL, s.regionDBLine(), env, exe, exe, SiteID,
+`, len(s.Hosts), adminAddr, adminAddr, filepath.Join(stateDir, "admin.token"), adminAddr, s.URL, s.regionDBLine(), env, exe, exe, SiteID,
 		exe, SiteID, s.Hosts[len(s.Hosts)-1].Hostname, s.Hosts[len(s.Hosts)-1].IPMI, strings.TrimSuffix(s.URL, "MAAS/"), exe)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/console"
 	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
@@ -43,13 +44,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("admin listener bound", "addr", ln.Addr().String())
 
 	var ready api.Readiness
-	var adminSlot api.Slot
+	var adminSlot, consoleSlot api.Slot
 	notifier := sdnotify.New(log.With("component", "sdnotify"))
 	p := newParts(log)
 	reg := api.NewRegistry(buildinfo.String())
 	srv := &api.Server{
 		Listener:        ln,
-		Handler:         api.NewRouter(api.Deps{Readiness: &ready, Metrics: reg, Admin: &adminSlot}),
+		Handler:         api.NewRouter(api.Deps{Readiness: &ready, Metrics: reg, Admin: &adminSlot, Console: &consoleSlot}),
 		ShutdownTimeout: cfg.ShutdownTimeout,
 		Logger:          log.With("component", "api"),
 		Limits:          limits(cfg.AdminHTTP),
@@ -84,7 +85,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if post := eventPoster(cfg, st, reg, log); post != nil {
 		p.Go(stageAdapters, post)
 	}
-	adminSlot.Set(adminAPI(st, c, log))
+	adminH := adminAPI(st, c, log)
+	adminSlot.Set(adminH)
+	consoleSlot.Set(console.New(console.Deps{Admin: adminH, Tokens: st, Logger: log.With("component", "console")}))
 	ready.Serve(readyCheck(st.Check, c.feed.Check))
 	notifier.Ready()
 	p.Go(stageCore, watchdog(log, notifier, api.CheckerFunc(st.Live)).Run)

@@ -1,0 +1,166 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// actionInfo is a recovery action: its route's last path element, its
+// label and what it does, shown on its confirm page.
+type actionInfo struct {
+	Path, Label, Does string
+}
+
+// actions are the seven recovery actions of seed 001 §4.15, in its order.
+var actions = []actionInfo{
+	{"retry", "Retry stage", "Runs the failed stage again as a new attempt, then continues the workflow."},
+	{"resume", "Resume", "Continues the run from where it stopped, without repeating finished stages."},
+	{"rerun", "Rerun", "Runs the workflow again from its first stage on the same node."},
+	{"restart-clean", "Restart clean", "Releases what the run did in MAAS and starts again from a clean machine."},
+	{"cancel", "Cancel", "Stops the run; finished stages are compensated where the workflow says so."},
+	{"adopt", "Adopt observed state", "Accepts what MAAS shows now as the stage's outcome and continues."},
+	{"mark-manual-intervention", "Mark manual intervention", "Parks the run for a person: nothing runs until an operator acts again."},
+}
+
+// actionRoutes registers every action's confirm page (GET) and its form (POST).
+func (c *Console) actionRoutes() {
+	m := c.mux
+	m.Handle("GET /console/runs/{id}/act/{action}", c.page(c.confirmRecovery))
+	m.Handle("POST /console/runs/{id}/act/{action}", c.post(c.doRecovery, true))
+	m.Handle("GET /console/nodes/{id}/activate", c.page(c.confirmActivate))
+	m.Handle("POST /console/nodes/{id}/activate", c.post(c.doActivate, true))
+	m.Handle("GET /console/nodes/{id}/decommission", c.page(c.confirmDecommission))
+	m.Handle("POST /console/nodes/{id}/decommission", c.post(c.doDecommission, true))
+}
+
+// confirmData is a confirm page: what will be done, to what, and the form.
+type confirmData struct {
+	Heading, Does, Target, TargetURL, Action string
+	Stages                                   []lifecycle.Stage
+	Modes                                    []lifecycle.DecommissionMode
+	Mode                                     lifecycle.DecommissionMode
+	Storage                                  []lifecycle.StorageCleanup
+	Key                                      string // the Idempotency-Key of a decommission
+}
+
+func findAction(path string) (actionInfo, bool) {
+	i := slices.IndexFunc(actions, func(a actionInfo) bool { return a.Path == path })
+	if i < 0 {
+		return actionInfo{}, false
+	}
+	return actions[i], true
+}
+
+func (c *Console) confirmRecovery(w http.ResponseWriter, r *http.Request, s *session) {
+	a, ok := findAction(r.PathValue("action"))
+	if !ok || !canAct(s) {
+		c.refuseAction(w, r, s, ok)
+		return
+	}
+	id := r.PathValue("id")
+	d := confirmData{Heading: a.Label, Does: a.Does, Target: "run " + id, TargetURL: "/console/runs/" + url.PathEscape(id),
+		Action: r.URL.Path}
+	c.render(w, r, http.StatusOK, "confirm", view{Title: a.Label, Session: s, Data: d})
+}
+
+// doRecovery posts the action to the onboarding's or the decommission's
+// recovery route, with the reason, and goes back to the run.
+func (c *Console) doRecovery(w http.ResponseWriter, r *http.Request, s *session) {
+	a, ok := findAction(r.PathValue("action"))
+	if !ok {
+		c.fail(w, r, s, http.StatusNotFound, "Not found", "no such action")
+		return
+	}
+	id := url.PathEscape(r.PathValue("id"))
+	kind := "/onboardings/"
+	var ae *apiError
+	if err := c.get(r.Context(), s, kind+id, nil, nil); errors.As(err, &ae) && ae.Status == http.StatusNotFound {
+		kind = "/decommissions/"
+	}
+	body := map[string]string{"reason": r.PostFormValue("reason")}
+	if err := c.call(r.Context(), s, http.MethodPost, kind+id+"/"+a.Path, nil, body, nil, nil); err != nil {
+		c.apiFail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, "/console/runs/"+id, http.StatusSeeOther)
+}
+
+func (c *Console) confirmActivate(w http.ResponseWriter, r *http.Request, s *session) {
+	if !canAct(s) {
+		c.refuseAction(w, r, s, true)
+		return
+	}
+	id := r.PathValue("id")
+	d := confirmData{Heading: "Activate node", Target: "node " + id, TargetURL: "/console/nodes/" + url.PathEscape(id), Action: r.URL.Path,
+		Does: "Marks the node active: it is offered for tenant work again (its agent must be enrolled and healthy)."}
+	c.render(w, r, http.StatusOK, "confirm", view{Title: "Activate node", Session: s, Data: d})
+}
+
+func (c *Console) doActivate(w http.ResponseWriter, r *http.Request, s *session) {
+	id := url.PathEscape(r.PathValue("id"))
+	body := map[string]string{"reason": r.PostFormValue("reason")}
+	if err := c.call(r.Context(), s, http.MethodPost, "/nodes/"+id+"/activate", nil, body, nil, nil); err != nil {
+		c.apiFail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, "/console/nodes/"+id, http.StatusSeeOther)
+}
+
+var modes = []lifecycle.DecommissionMode{lifecycle.ModeSoftReset, lifecycle.ModeReimage, lifecycle.ModeFullDecommission, lifecycle.ModeStorageCleanup}
+
+// confirmDecommission shows the stages the chosen mode runs (soft_reset
+// unless ?mode= names another) and the form that starts it.
+func (c *Console) confirmDecommission(w http.ResponseWriter, r *http.Request, s *session) {
+	if !canAct(s) {
+		c.refuseAction(w, r, s, true)
+		return
+	}
+	id := r.PathValue("id")
+	mode := lifecycle.DecommissionMode(r.URL.Query().Get("mode"))
+	if mode.Stages() == nil {
+		mode = lifecycle.ModeSoftReset
+	}
+	d := confirmData{Heading: "Decommission node", Target: "node " + id, TargetURL: "/console/nodes/" + url.PathEscape(id),
+		Action: r.URL.Path, Stages: mode.Stages(), Modes: modes, Mode: mode, Key: "console-" + randomID()[:32],
+		Storage: []lifecycle.StorageCleanup{lifecycle.StorageAll, lifecycle.StorageLocal, lifecycle.StorageWeka, lifecycle.StorageNone},
+		Does:    fmt.Sprintf("Starts a %s decommission: the stages below run in order; the node leaves tenant service.", mode)}
+	c.render(w, r, http.StatusOK, "confirm", view{Title: "Decommission node", Session: s, Data: d})
+}
+
+// doDecommission starts the decommission (the form's Idempotency-Key
+// makes a double submit start it once) and shows it.
+func (c *Console) doDecommission(w http.ResponseWriter, r *http.Request, s *session) {
+	id := url.PathEscape(r.PathValue("id"))
+	body := map[string]string{"mode": r.PostFormValue("mode"), "storage_cleanup": r.PostFormValue("storage_cleanup"),
+		"erase": r.PostFormValue("erase"), "reason": r.PostFormValue("reason")}
+	for k, v := range body {
+		if v == "" && k != "reason" {
+			delete(body, k)
+		}
+	}
+	var out struct {
+		ID string `json:"decommission_id"`
+	}
+	hdr := map[string]string{admin.IdempotencyHeader: strings.TrimSpace(r.PostFormValue("idempotency_key"))}
+	if err := c.call(r.Context(), s, http.MethodPost, "/nodes/"+id+"/decommission", nil, body, hdr, &out); err != nil {
+		c.apiFail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, "/console/runs/"+url.PathEscape(out.ID), http.StatusSeeOther)
+}
+
+// refuseAction answers a confirm page the session may not see.
+func (c *Console) refuseAction(w http.ResponseWriter, r *http.Request, s *session, known bool) {
+	if !known {
+		c.fail(w, r, s, http.StatusNotFound, "Not found", "no such action")
+		return
+	}
+	c.fail(w, r, s, http.StatusForbidden, "Forbidden", "role "+string(s.role)+" may not do this; it needs operator")
+}

@@ -1,0 +1,91 @@
+package console
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// Prefix is the root of every console page.
+const Prefix = "/console/"
+
+// Tokens finds an admin token by its hash (the store does).
+type Tokens interface {
+	AdminTokenByHash(ctx context.Context, hash string) (lifecycle.AdminToken, error)
+}
+
+// Deps are what the console needs. Admin (the admin API's handler) and
+// Tokens are required.
+type Deps struct {
+	Admin  http.Handler
+	Tokens Tokens
+	Logger *slog.Logger
+	Now    func() time.Time
+	// SessionTTL is how long a sign-in lasts (8h).
+	SessionTTL time.Duration
+}
+
+// Console serves the pages; create with New.
+type Console struct {
+	admin    http.Handler
+	tokens   Tokens
+	log      *slog.Logger
+	now      func() time.Time
+	ttl      time.Duration
+	sessions *sessions
+	mux      *http.ServeMux
+}
+
+// New builds the console.
+func New(d Deps) *Console {
+	c := &Console{admin: d.Admin, tokens: d.Tokens, log: d.Logger, now: d.Now, ttl: d.SessionTTL, sessions: newSessions()}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.ttl == 0 {
+		c.ttl = 8 * time.Hour
+	}
+	c.mux = http.NewServeMux()
+	c.routes()
+	return c
+}
+
+// ServeHTTP serves /console/... with the security headers on every answer.
+func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "+
+		"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin") // no-referrer would make browsers send "Origin: null" on forms
+	h.Set("Cache-Control", "no-store")
+	c.mux.ServeHTTP(w, r)
+}
+
+// routes registers the pages: public ones (sign in, static files) and
+// the rest behind a session; POSTs also check the CSRF token.
+func (c *Console) routes() {
+	m := c.mux
+	m.Handle("GET /console/static/", http.StripPrefix("/console/", http.FileServerFS(staticFS)))
+	m.HandleFunc("GET /console/login", c.loginForm)
+	m.HandleFunc("POST /console/login", c.login)
+	m.Handle("POST /console/logout", c.post(c.logout, false))
+	m.Handle("GET /console/{$}", c.page(func(w http.ResponseWriter, r *http.Request, _ *session) {
+		http.Redirect(w, r, "/console/fleet", http.StatusSeeOther)
+	}))
+	m.Handle("GET /console/fleet", c.page(c.fleet))
+	m.Handle("GET /console/nodes/{id}", c.page(c.node))
+	m.Handle("GET /console/runs/{id}", c.page(c.run))
+	m.Handle("GET /console/batches", c.page(c.batches))
+	m.Handle("GET /console/batches/{id}", c.page(c.batch))
+	m.Handle("GET /console/drift", c.page(c.drift))
+	m.Handle("GET /console/decommissions", c.page(c.decommissions))
+	m.Handle("GET /console/audit", c.page(c.audit))
+	c.actionRoutes()
+}

@@ -1,0 +1,113 @@
+package console
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+const (
+	// pageSize is how many rows a console list shows per page.
+	pageSize = "50"
+	// countPages bounds the pages (of 1,000 nodes) the fleet's counts read.
+	countPages = 50
+)
+
+// node is a row of GET /nodes.
+type nodeRow struct {
+	ID        string
+	SiteID    string `json:"site_id"`
+	Hostname  string
+	SKU       string
+	GPUsTotal int `json:"gpus_total"`
+	Status    lifecycle.NodeState
+}
+
+// fleetData is the fleet page: the counts by site and state, the
+// filters and one page of matching nodes.
+type fleetData struct {
+	States   []lifecycle.NodeState
+	Counts   []siteCount
+	Site     string
+	Status   string
+	Hostname string
+	Nodes    []nodeRow
+	Next     string // the next page's query, empty on the last page
+	Total    int
+}
+
+// siteCount is one site's line of counts by node state.
+type siteCount struct {
+	Site   string
+	Total  int
+	States map[lifecycle.NodeState]int
+}
+
+// fleet shows the nodes by site and state with filters and host-name search.
+func (c *Console) fleet(w http.ResponseWriter, r *http.Request, s *session) {
+	q := r.URL.Query()
+	d := fleetData{States: lifecycle.NodeStates, Site: q.Get("site_id"), Status: q.Get("status"), Hostname: q.Get("hostname")}
+	f := url.Values{"limit": {pageSize}}
+	for _, k := range []string{"site_id", "status", "hostname", "cursor"} {
+		if v := q.Get(k); v != "" {
+			f.Set(k, v)
+		}
+	}
+	var page struct {
+		Nodes []nodeRow
+		Next  string `json:"next_cursor"`
+	}
+	if err := c.get(r.Context(), s, "/nodes", f, &page); err != nil {
+		c.apiFail(w, r, s, err)
+		return
+	}
+	d.Nodes = page.Nodes
+	if page.Next != "" {
+		f.Set("cursor", page.Next)
+		f.Del("limit")
+		d.Next = f.Encode()
+	}
+	counts, err := c.counts(r, s)
+	if err != nil {
+		c.apiFail(w, r, s, err)
+		return
+	}
+	d.Counts = counts
+	for _, sc := range counts {
+		d.Total += sc.Total
+	}
+	c.render(w, r, http.StatusOK, "fleet", view{Title: "Fleet", Session: s, Data: d})
+}
+
+// counts reads every node's site and state, page by page, into one line
+// per site.
+func (c *Console) counts(r *http.Request, s *session) ([]siteCount, error) {
+	var out []siteCount
+	idx := map[string]int{}
+	q := url.Values{"limit": {"1000"}}
+	for range countPages {
+		var page struct {
+			Nodes []nodeRow
+			Next  string `json:"next_cursor"`
+		}
+		if err := c.get(r.Context(), s, "/nodes", q, &page); err != nil {
+			return nil, err
+		}
+		for _, n := range page.Nodes {
+			i, ok := idx[n.SiteID]
+			if !ok {
+				i = len(out)
+				idx[n.SiteID] = i
+				out = append(out, siteCount{Site: n.SiteID, States: map[lifecycle.NodeState]int{}})
+			}
+			out[i].Total++
+			out[i].States[n.Status]++
+		}
+		if page.Next == "" {
+			break
+		}
+		q.Set("cursor", page.Next)
+	}
+	return out, nil
+}

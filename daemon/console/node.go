@@ -1,0 +1,60 @@
+package console
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// runRow is a line of a node's runs history (GET /nodes/{id}).
+type runRow struct {
+	ID                string
+	Kind              lifecycle.RunKind
+	Status            lifecycle.JobState
+	CurrentStage      lifecycle.Stage        `json:"current_stage"`
+	CurrentAttempt    int                    `json:"current_attempt"`
+	FailureClass      lifecycle.FailureClass `json:"failure_class"`
+	RecommendedAction lifecycle.Action       `json:"recommended_action"`
+	ErrorMessage      string                 `json:"error_message"`
+	UpdatedAt         string                 `json:"updated_at"`
+	Observed          lifecycle.ObservedMaas
+}
+
+// nodeData is the node page: the node with its MAAS binding, what the
+// reconciler last observed in MAAS and its open drift, and its runs.
+type nodeData struct {
+	Node     lifecycle.Node
+	Runs     []runRow
+	Observed lifecycle.ObservedMaas // as the latest run last saw it
+	Drift    *lifecycle.NodeMaasState
+	CanAct   bool
+}
+
+func (c *Console) node(w http.ResponseWriter, r *http.Request, s *session) {
+	var d nodeData
+	var detail struct {
+		Node lifecycle.Node
+		Runs []runRow
+	}
+	id := r.PathValue("id")
+	if err := c.get(r.Context(), s, "/nodes/"+url.PathEscape(id), nil, &detail); err != nil {
+		c.apiFail(w, r, s, err)
+		return
+	}
+	d.Node, d.Runs, d.CanAct = detail.Node, detail.Runs, canAct(s)
+	if len(d.Runs) > 0 {
+		d.Observed = d.Runs[len(d.Runs)-1].Observed
+	}
+	var drift struct{ Drift []lifecycle.NodeMaasState }
+	if err := c.get(r.Context(), s, "/reconciliation/drift", url.Values{"site_id": {d.Node.SiteID}}, &drift); err != nil {
+		c.apiFail(w, r, s, err)
+		return
+	}
+	for i := range drift.Drift {
+		if drift.Drift[i].NodeID == id {
+			d.Drift = &drift.Drift[i]
+		}
+	}
+	c.render(w, r, http.StatusOK, "node", view{Title: "Node " + d.Node.Hostname, Session: s, Data: d})
+}
