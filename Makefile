@@ -86,13 +86,13 @@ $(STATICCHECK): hack/tools/go.mod hack/tools/go.sum
 
 # The dqlite build needs cgo and the libraries of make test-deps (make test
 # installs them first).
-lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integration,e2e, and with the dqlite tags.
+lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integration,e2e,browser, and with the dqlite tags.
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
-	$(GO) vet -tags integration,e2e $(PKGS)
+	$(GO) vet -tags integration,e2e,browser $(PKGS)
 	@test -f /usr/include/dqlite.h -a -f /usr/include/raft.h || { echo "lint: the dqlite build needs libdqlite-dev and libraft-dev: run make test-deps"; exit 1; }
 	CGO_ENABLED=1 $(GO) vet -tags $(DQLITE_TAGS),integration,e2e $(PKGS)
-	printf 'default:\ntagged: -tags=integration,e2e\ndqlite: -tags=$(DQLITE_TAGS),integration,e2e\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
+	printf 'default:\ntagged: -tags=integration,e2e,browser\ndqlite: -tags=$(DQLITE_TAGS),integration,e2e\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
 
 # Debian packages. The agent is static (CGO_ENABLED=0) for amd64 and
 # arm64. The daemon (amd64) has the dqlite store: cgo with the tags
