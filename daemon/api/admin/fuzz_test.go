@@ -147,4 +147,3 @@ func (f *fakeSecrets) snapshot() map[string]map[string]string {
 	}
 	return out
 }
-
