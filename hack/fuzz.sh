@@ -7,7 +7,8 @@
 #   FUZZ_SAVE=20 hack/fuzz.sh           after each target, copy up to 20 of
 #                                       the inputs it found into the
 #                                       package's testdata/fuzz/FuzzXxx/
-# A failing target stops the run; its crasher is in testdata/fuzz already.
+# Every target runs; the exit status is 1 when any failed (a crasher is
+# written to its testdata/fuzz, where it fails go test until fixed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
@@ -21,8 +22,8 @@ while IFS=: read -r file name; do
 	[[ -n "${FUZZ:-}" && ! "$name" =~ $FUZZ ]] && continue
 	echo "== $name ($dir, $FUZZTIME)"
 	if ! $GO test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -parallel "$PARALLEL" "./$dir"; then
+		echo "== $name FAILED"
 		status=1
-		break
 	fi
 	if [[ "${FUZZ_SAVE:-0}" -gt 0 && -d "$cache/$mod/${dir#./}/$name" ]]; then
 		mkdir -p "$dir/testdata/fuzz/$name"

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
@@ -14,7 +15,8 @@ import (
 var fuzzKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 
 // FuzzTaskSignature checks the task signature: a signed task verifies,
-// also after a JSON round trip (the agent's wire); a signature verifies
+// also after a JSON round trip (the agent's wire) when its strings are
+// UTF-8, and is refused after one when they are not; a signature verifies
 // only the exact bytes Sign gives; moving a byte between two fields, or
 // changing any field, breaks it.
 func FuzzTaskSignature(f *testing.F) {
@@ -40,8 +42,11 @@ func FuzzTaskSignature(f *testing.F) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("a signed task does not decode: %v", err)
 		}
-		if err := wire.Verify(pub, back); err != nil {
-			t.Fatalf("a signed task does not verify after a JSON round trip: %v\n%s", err, b)
+		// JSON carries only UTF-8: a string field that is not has its bad
+		// bytes replaced on the wire, and the task must then be refused.
+		utf := utf8.ValidString(id + node + typ + serial)
+		if err := wire.Verify(pub, back); (err == nil) != utf {
+			t.Fatalf("after a JSON round trip (UTF-8 %v) verify says %v\n%s", utf, err, b)
 		}
 		for name, changed := range tampered(signed) {
 			if wire.Verify(pub, changed) == nil {
