@@ -16,7 +16,7 @@ DQLITE_TAGS := dqlite,libsqlite3
 DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... ./daemon/store/storecopy/... && \
 	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite)' ./daemon/cmd/maas-sidecar/
 
-.PHONY: help build run test test-unit test-integration test-dqlite test-cluster test-browser screenshots e2e lint bench deb clean
+.PHONY: help build run test test-unit test-integration test-dqlite test-cluster test-browser screenshots e2e lint bench fuzz deb clean
 
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -154,6 +154,15 @@ BENCH_OUT := bench.out
 bench: test-deps $(VAULTDEV) ## Run the benchmarks (bbolt and dqlite side by side), then print the table of targets (raw output in bench.out).
 	$(TEST_ENV) CGO_ENABLED=1 $(GO) test -tags $(DQLITE_TAGS),e2e -run '^$$' -bench . -benchmem -timeout 60m $(PKGS) 2>&1 \
 		| tee $(BENCH_OUT) | $(GO) run ./hack/benchtable
+
+# Every Go fuzz target (hack/fuzz.sh finds them by name), one after the
+# other, each for FUZZTIME; FUZZ=regexp picks targets, FUZZ_SAVE=N keeps up
+# to N of each target's new inputs in its testdata/fuzz corpus. make test
+# runs the committed corpora and the f.Add seeds as ordinary tests, not the
+# fuzzing engine (docs/fuzzing.md).
+FUZZTIME ?= 1m
+fuzz: ## Fuzz every parser for FUZZTIME each (default 1m; FUZZ=regexp picks targets; see docs/fuzzing.md).
+	FUZZTIME=$(FUZZTIME) GO=$(GO) hack/fuzz.sh
 
 clean: ## Remove build outputs and local run state.
 	rm -rf $(BIN) .run dist

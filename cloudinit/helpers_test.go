@@ -23,7 +23,7 @@ const (
 // fixedSalt is a salt source that always gives the same salt.
 func fixedSalt() io.Reader { return bytes.NewReader(bytes.Repeat([]byte("salt"), 4)) }
 
-func readTestdata(t *testing.T, name string) string {
+func readTestdata(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile("testdata/" + name)
 	if err != nil {
@@ -33,7 +33,7 @@ func readTestdata(t *testing.T, name string) string {
 }
 
 // baseParams is a valid node with no optional layer.
-func baseParams(t *testing.T) Params {
+func baseParams(t testing.TB) Params {
 	t.Helper()
 	return Params{
 		NodeID:     "node-0001",
@@ -53,7 +53,7 @@ func baseParams(t *testing.T) Params {
 }
 
 // fullParams adds every optional layer to baseParams.
-func fullParams(t *testing.T) Params {
+func fullParams(t testing.TB) Params {
 	p := baseParams(t)
 	p.SiteBundle = &SiteBundle{
 		URL: "https://infra.example.net/bundles/site-boot-2025.06.1.sh", Version: "2025.06.1",
@@ -87,7 +87,7 @@ type mimePart struct {
 }
 
 // splitMIME parses rendered user-data back into its parts.
-func splitMIME(t *testing.T, ud []byte) []mimePart {
+func splitMIME(t testing.TB, ud []byte) []mimePart {
 	t.Helper()
 	msg, err := mail.ReadMessage(bytes.NewReader(ud))
 	if err != nil {

@@ -22,7 +22,7 @@ const conffile = "../../deb/maas-sidecar/config.yaml"
 var setting = regexp.MustCompile(`^# ( *(- )?[a-z0-9_]+:( |$)| +# )`)
 
 // uncomment returns the conffile with every setting uncommented.
-func uncomment(t *testing.T) []byte {
+func uncomment(t testing.TB) []byte {
 	t.Helper()
 	data, err := os.ReadFile(conffile)
 	if err != nil {

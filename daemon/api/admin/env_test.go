@@ -32,7 +32,7 @@ const simKey = "simconsumer:simtoken:simsecret-9f3a"
 // env is the admin API on a real bbolt store with a real runner driving a
 // quick test workflow, a recording Vault fake and a MAAS simulator.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	store   *bolt.Store
 	path    string
 	handler http.Handler
@@ -45,7 +45,7 @@ type env struct {
 	pki     *pki.PKI
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "s.db"), secrets: &fakeSecrets{data: map[string]map[string]string{}},
 		logs: &syncBuffer{}, tokens: map[lifecycle.Role]string{}, recon: &fakeRecon{}}
@@ -110,7 +110,7 @@ type resp struct {
 	Body   []byte
 }
 
-func (r resp) decode(t *testing.T, v any) {
+func (r resp) decode(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.Body, v); err != nil {
 		t.Fatalf("decode %s: %v", r.Body, err)
@@ -118,7 +118,7 @@ func (r resp) decode(t *testing.T, v any) {
 }
 
 // problem returns the answer's problem field and code.
-func (r resp) problem(t *testing.T) (field, code string) {
+func (r resp) problem(t testing.TB) (field, code string) {
 	t.Helper()
 	var p struct{ Field, Code string }
 	r.decode(t, &p)

@@ -89,7 +89,7 @@ func (e *env) waitRun(id string, st lifecycle.JobState) lifecycle.Run {
 }
 
 // expect checks an answer's status and, for errors, the problem field.
-func expect(t *testing.T, r resp, code int, field string) {
+func expect(t testing.TB, r resp, code int, field string) {
 	t.Helper()
 	if r.Code != code {
 		t.Fatalf("status %d, want %d: %s", r.Code, code, r.Body)

@@ -13,7 +13,7 @@ import (
 
 // testSKUs is the env's catalog: the defaults and a 4-GPU shape, so that
 // a filled-in count is seen to come from the catalog.
-func testSKUs(t *testing.T) lifecycle.Catalog {
+func testSKUs(t testing.TB) lifecycle.Catalog {
 	c, err := lifecycle.NewCatalog(append(lifecycle.DefaultSKUs(), lifecycle.SKU{ID: "h100.80g.4gpu", GPUs: 4}))
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ type operation struct {
 	HasBody      bool
 }
 
-func documented(t *testing.T) []operation {
+func documented(t testing.TB) []operation {
 	t.Helper()
 	var doc struct {
 		OpenAPI string `json:"openapi"`
