@@ -4,6 +4,9 @@
 # found by their "func FuzzXxx(" lines, so none is forgotten.
 #   FUZZTIME=3m hack/fuzz.sh            every target
 #   FUZZ=Render hack/fuzz.sh            only targets whose name matches
+#   FUZZMINIMIZETIME=30s hack/fuzz.sh   time to minimise each new input
+#                                       (default 10s; Go's own 60s looks
+#                                       like a hang on a large input)
 #   FUZZ_SAVE=20 hack/fuzz.sh           after each target, copy up to 20 of
 #                                       the inputs it found into the
 #                                       package's testdata/fuzz/FuzzXxx/
@@ -14,6 +17,7 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-1m}
 PARALLEL=${FUZZPARALLEL:-1}
+MINIMIZE=${FUZZMINIMIZETIME:-10s}
 cache="$($GO env GOCACHE)/fuzz"
 mod=$($GO list -m)
 status=0
@@ -21,7 +25,7 @@ while IFS=: read -r file name; do
 	dir=$(dirname "$file")
 	[[ -n "${FUZZ:-}" && ! "$name" =~ $FUZZ ]] && continue
 	echo "== $name ($dir, $FUZZTIME)"
-	if ! $GO test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -parallel "$PARALLEL" "./$dir"; then
+	if ! $GO test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -fuzzminimizetime "$MINIMIZE" -parallel "$PARALLEL" "./$dir"; then
 		echo "== $name FAILED"
 		status=1
 	fi
