@@ -69,6 +69,17 @@ func (m *memTokens) ListAdminTokens(context.Context) ([]lifecycle.AdminToken, er
 	return out, m.fail("ListAdminTokens")
 }
 
+func (m *memTokens) ListAdminTokenPage(ctx context.Context, after string, limit int) ([]lifecycle.AdminToken, error) {
+	all, err := m.ListAdminTokens(ctx)
+	out := []lifecycle.AdminToken{}
+	for _, t := range all {
+		if t.ID > after && len(out) < limit {
+			out = append(out, t)
+		}
+	}
+	return out, err
+}
+
 func (m *memTokens) RevokeAdminToken(_ context.Context, id string) (lifecycle.AdminToken, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -107,6 +107,7 @@ func decommissionList(ctx context.Context, s *session, args []string) error {
 	q := url.Values{}
 	vals := map[string]*string{"node_id": fs.String("node", "", "node id"), "site_id": fs.String("site", "", "site id"),
 		"mode": fs.String("mode", "", "one mode"), "status": fs.String("status", "", "comma-separated job states")}
+	limit := limitFlag(fs)
 	if _, err := s.parse(args, 0); err != nil {
 		return err
 	}
@@ -118,13 +119,16 @@ func decommissionList(ctx context.Context, s *session, args []string) error {
 			q.Set(k, *v)
 		}
 	}
-	var out struct{ Decommissions []decomRun }
-	raw, err := s.call(ctx, http.MethodGet, admin+"/decommissions?"+q.Encode(), nil, &out, nil)
+	items, raw, err := s.listAll(ctx, admin+"/decommissions", q, "decommissions", *limit)
+	if err != nil {
+		return err
+	}
+	runs, err := decodeAll[decomRun](items)
 	if err != nil {
 		return err
 	}
 	rows := [][]string{}
-	for _, r := range out.Decommissions {
+	for _, r := range runs {
 		rows = append(rows, r.row())
 	}
 	return s.show(raw, decomHeader, rows)

@@ -103,17 +103,20 @@ func tokenCreate(ctx context.Context, s *session, args []string) error {
 }
 
 func tokenList(ctx context.Context, s *session, args []string) error {
-	s.flags()
+	limit := limitFlag(s.flags())
 	if _, err := s.parse(args, 0); err != nil {
 		return err
 	}
-	var out struct{ Tokens []token }
-	raw, err := s.call(ctx, http.MethodGet, admin+"/tokens", nil, &out, nil)
+	items, raw, err := s.listAll(ctx, admin+"/tokens", url.Values{}, "tokens", *limit)
+	if err != nil {
+		return err
+	}
+	tokens, err := decodeAll[token](items)
 	if err != nil {
 		return err
 	}
 	rows := [][]string{}
-	for _, t := range out.Tokens {
+	for _, t := range tokens {
 		rows = append(rows, t.row())
 	}
 	return s.show(raw, tokenHeader, rows)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"net/http"
+	"net/url"
 )
 
 type override struct {
@@ -46,18 +47,21 @@ func overrideCreate(ctx context.Context, s *session, args []string) error {
 }
 
 func overrideList(ctx context.Context, s *session, args []string) error {
-	s.flags()
+	limit := limitFlag(s.flags())
 	pos, err := s.parse(args, 1, "SITE")
 	if err != nil {
 		return err
 	}
-	var out struct{ Overrides []override }
-	raw, err := s.call(ctx, http.MethodGet, admin+"/maas-sites/"+pos[0]+"/power-overrides", nil, &out, nil)
+	items, raw, err := s.listAll(ctx, admin+"/maas-sites/"+url.PathEscape(pos[0])+"/power-overrides", url.Values{}, "overrides", *limit)
+	if err != nil {
+		return err
+	}
+	overrides, err := decodeAll[override](items)
 	if err != nil {
 		return err
 	}
 	rows := [][]string{}
-	for _, o := range out.Overrides {
+	for _, o := range overrides {
 		rows = append(rows, o.row())
 	}
 	return s.show(raw, overrideHeader, rows)

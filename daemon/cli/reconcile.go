@@ -42,26 +42,33 @@ func reconcileStatus(ctx context.Context, s *session, args []string) error {
 
 // reconcileDrift lists the nodes with open drift.
 func reconcileDrift(ctx context.Context, s *session, args []string) error {
-	site := s.flags().String("site", "", "only this site `id`")
+	fs := s.flags()
+	site := fs.String("site", "", "only this site `id`")
+	limit := limitFlag(fs)
 	if _, err := s.parse(args, 0); err != nil {
 		return err
 	}
-	var out struct {
-		Drift []struct {
-			NodeID     string `json:"node_id"`
-			SiteID     string `json:"site_id"`
-			SystemID   string `json:"maas_system_id"`
-			Rule       string `json:"drift_rule"`
-			Severity   string `json:"drift_severity"`
-			DetectedAt string `json:"drift_detected_at"`
-		}
+	q, err := url.ParseQuery(siteQuery(*site))
+	if err != nil {
+		return err
 	}
-	raw, err := s.call(ctx, http.MethodGet, admin+"/reconciliation/drift?"+siteQuery(*site), nil, &out, nil)
+	items, raw, err := s.listAll(ctx, admin+"/reconciliation/drift", q, "drift", *limit)
+	if err != nil {
+		return err
+	}
+	drift, err := decodeAll[struct {
+		NodeID     string `json:"node_id"`
+		SiteID     string `json:"site_id"`
+		SystemID   string `json:"maas_system_id"`
+		Rule       string `json:"drift_rule"`
+		Severity   string `json:"drift_severity"`
+		DetectedAt string `json:"drift_detected_at"`
+	}](items)
 	if err != nil {
 		return err
 	}
 	rows := [][]string{}
-	for _, d := range out.Drift {
+	for _, d := range drift {
 		rows = append(rows, []string{d.NodeID, d.SiteID, d.SystemID, d.Rule, d.Severity, dash(d.DetectedAt)})
 	}
 	return s.show(raw, "NODE SITE SYSTEM_ID RULE SEVERITY DETECTED", rows)

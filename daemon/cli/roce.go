@@ -75,17 +75,26 @@ func roceTable(items []roceItem) [][]string {
 }
 
 func roceList(ctx context.Context, s *session, args []string) error {
-	host := s.flags().String("hostname", "", "only this host")
+	fs := s.flags()
+	host := fs.String("hostname", "", "only this host")
+	limit := limitFlag(fs)
 	pos, err := s.parse(args, 1, "SITE")
 	if err != nil {
 		return err
 	}
-	var out struct{ Items []roceItem }
-	raw, err := s.call(ctx, http.MethodGet, admin+"/maas-sites/"+pos[0]+"/roce-assignments?hostname="+url.QueryEscape(*host), nil, &out, nil)
+	q := url.Values{}
+	if *host != "" {
+		q.Set("hostname", *host)
+	}
+	items, raw, err := s.listAll(ctx, admin+"/maas-sites/"+url.PathEscape(pos[0])+"/roce-assignments", q, "items", *limit)
 	if err != nil {
 		return err
 	}
-	return s.show(raw, roceHeader, roceTable(out.Items))
+	assignments, err := decodeAll[roceItem](items)
+	if err != nil {
+		return err
+	}
+	return s.show(raw, roceHeader, roceTable(assignments))
 }
 
 func roceDelete(ctx context.Context, s *session, args []string) error {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -145,17 +146,22 @@ func siteStatus(status string) command {
 }
 
 func siteList(ctx context.Context, s *session, args []string) error {
-	all := s.flags().Bool("all", false, "include deleted sites")
+	fs := s.flags()
+	all := fs.Bool("all", false, "include deleted sites")
+	limit := limitFlag(fs)
 	if _, err := s.parse(args, 0); err != nil {
 		return err
 	}
-	var out struct{ Sites []site }
-	raw, err := s.call(ctx, http.MethodGet, admin+"/maas-sites?include_deleted="+fmt.Sprint(*all), nil, &out, nil)
+	items, raw, err := s.listAll(ctx, admin+"/maas-sites", url.Values{"include_deleted": {fmt.Sprint(*all)}}, "sites", *limit)
 	if err != nil {
 		return err
 	}
-	rows := make([][]string, 0, len(out.Sites))
-	for _, x := range out.Sites {
+	sites, err := decodeAll[site](items)
+	if err != nil {
+		return err
+	}
+	rows := make([][]string, 0, len(sites))
+	for _, x := range sites {
 		rows = append(rows, x.row())
 	}
 	return s.show(raw, siteHeader, rows)

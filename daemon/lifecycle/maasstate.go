@@ -81,9 +81,13 @@ type Drift struct {
 }
 
 // MaasStateFilter selects node MAAS states; zero fields match everything.
+// Limit > 0 asks for one page: at most Limit records after the node id
+// After (from the first when empty), in node id order like the full list.
 type MaasStateFilter struct {
 	SiteID    string
 	DriftOnly bool // only records with drift_detected
+	After     string
+	Limit     int
 }
 
 // WebhookEvent is one MAAS change hint received by the webhook receiver

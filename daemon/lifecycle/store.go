@@ -97,8 +97,10 @@ type RunFilter struct {
 	NodeID   string
 	Kind     RunKind
 	Statuses []JobState
-	After    string
-	Limit    int
+	// Mode selects decommissions by mode (a run without one never matches).
+	Mode  DecommissionMode
+	After string
+	Limit int
 }
 
 // StageRecord is a stage attempt's journal entry.
@@ -183,7 +185,11 @@ type TokenStore interface {
 	CreateAdminToken(ctx context.Context, t AdminToken) error
 	// AdminTokenByHash finds a token, revoked or not; not_found otherwise.
 	AdminTokenByHash(ctx context.Context, hash string) (AdminToken, error)
+	// ListAdminTokens returns every token, oldest first.
 	ListAdminTokens(ctx context.Context) ([]AdminToken, error)
+	// ListAdminTokenPage returns at most limit tokens in id order after
+	// the id after (from the first when empty): one page of the list.
+	ListAdminTokenPage(ctx context.Context, after string, limit int) ([]AdminToken, error)
 	// RevokeAdminToken marks the token revoked; revoking twice succeeds.
 	RevokeAdminToken(ctx context.Context, id string) (AdminToken, error)
 }

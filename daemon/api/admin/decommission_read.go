@@ -76,7 +76,8 @@ func taskView(t lifecycle.AgentTask) decommissionTask {
 }
 
 // listDecommissions answers GET /decommissions with filters node_id,
-// site_id, mode and status (one or more job states, comma-separated).
+// site_id, mode and status (one or more job states, comma-separated), one
+// page in request order read from the store's run indexes.
 func (a *API) listDecommissions(r *http.Request, _ *call) (int, any, error) {
 	const op = "admin.listDecommissions"
 	q := r.URL.Query()
@@ -94,15 +95,15 @@ func (a *API) listDecommissions(r *http.Request, _ *call) (int, any, error) {
 			f.Statuses = append(f.Statuses, st)
 		}
 	}
+	p, err := readPage(op, q, "decommissions", f.NodeID, f.SiteID, string(mode), q.Get("status"))
+	if err != nil {
+		return 0, nil, err
+	}
+	f.Mode, f.After, f.Limit = mode, p.after, p.limit+1
 	runs, err := a.store.ListRuns(r.Context(), f)
 	if err != nil {
 		return 0, nil, err
 	}
-	out := make([]lifecycle.Run, 0, len(runs))
-	for _, run := range runs {
-		if mode == "" || run.Mode == mode {
-			out = append(out, run)
-		}
-	}
-	return http.StatusOK, map[string]any{"decommissions": out}, nil
+	runs, next := cutPage(p, runs, func(r lifecycle.Run) string { return r.ID })
+	return http.StatusOK, listBody("decommissions", runs, next), nil
 }

@@ -57,12 +57,25 @@ func (a *API) createOverride(r *http.Request, c *call) (int, any, error) {
 	return http.StatusCreated, o, nil
 }
 
+// listOverrides answers GET /maas-sites/{id}/power-overrides: one page by
+// selector. A site has a handful of overrides (exceptions to its power
+// credentials), so the page is cut from the whole list in memory.
 func (a *API) listOverrides(r *http.Request, c *call) (int, any, error) {
+	p, err := readPage("admin.listOverrides", r.URL.Query(), "power-overrides", c.vars["id"])
+	if err != nil {
+		return 0, nil, err
+	}
 	if _, err := a.store.GetSite(r.Context(), c.vars["id"]); err != nil {
 		return 0, nil, err
 	}
 	os, err := a.store.ListPowerOverrides(r.Context(), c.vars["id"])
-	return http.StatusOK, map[string]any{"overrides": os}, err
+	if err != nil {
+		return 0, nil, err
+	}
+	os, next := memPage(p, os, func(o lifecycle.PowerOverride) string {
+		return string(o.SelectorType) + "\x00" + o.SelectorValue + "\x00" + o.ID
+	})
+	return http.StatusOK, listBody("overrides", os, next), nil
 }
 
 func (a *API) deleteOverride(r *http.Request, c *call) (int, any, error) {

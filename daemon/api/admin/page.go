@@ -5,7 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -83,4 +85,19 @@ func scopeOf(route string, filter []string) string {
 		h.Write([]byte(strconv.Quote(s)))
 	}
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:12])
+}
+
+// memPage is a page of a list read whole: items sorted by key (unique per
+// item, in the list's order), those after the cursor, cut to the page.
+// Only for lists that stay small (a site's configuration, the sites);
+// a list that grows with the fleet pages in its store instead.
+func memPage[T any](p pageReq, items []T, key func(T) string) ([]T, string) {
+	slices.SortStableFunc(items, func(a, b T) int { return strings.Compare(key(a), key(b)) })
+	i, _ := slices.BinarySearchFunc(items, p.after, func(it T, after string) int {
+		if p.after != "" && key(it) <= after {
+			return -1
+		}
+		return 1
+	})
+	return cutPage(p, items[i:], key)
 }

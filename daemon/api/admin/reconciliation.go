@@ -77,9 +77,23 @@ func (a *API) siteReconciliation(ctx context.Context, siteID string) (siteReconc
 	return line, nil
 }
 
+// listDrift answers GET /reconciliation/drift[?site_id=]: the open
+// drift, one page in node id order read from the store.
 func (a *API) listDrift(r *http.Request, _ *call) (int, any, error) {
-	drift, err := a.store.ListNodeMaasStates(r.Context(), lifecycle.MaasStateFilter{SiteID: r.URL.Query().Get("site_id"), DriftOnly: true})
-	return http.StatusOK, map[string]any{"drift": drift}, err
+	const op = "admin.listDrift"
+	q := r.URL.Query()
+	f := lifecycle.MaasStateFilter{SiteID: q.Get("site_id"), DriftOnly: true}
+	p, err := readPage(op, q, "drift", f.SiteID)
+	if err != nil {
+		return 0, nil, err
+	}
+	f.After, f.Limit = p.after, p.limit+1
+	drift, err := a.store.ListNodeMaasStates(r.Context(), f)
+	if err != nil {
+		return 0, nil, err
+	}
+	drift, next := cutPage(p, drift, func(s lifecycle.NodeMaasState) string { return s.NodeID })
+	return http.StatusOK, listBody("drift", drift, next), nil
 }
 
 // resolveDrift is the admin acknowledging a node's drift after acting on

@@ -83,13 +83,27 @@ func (a *API) upsertRoCE(r *http.Request, c *call) (int, any, error) {
 	return http.StatusOK, map[string]any{"items": stored}, nil
 }
 
-// listRoCE answers GET /maas-sites/{id}/roce-assignments[?hostname=].
+// listRoCE answers GET /maas-sites/{id}/roce-assignments[?hostname=]: one
+// page by hostname and interface, cut from the site's whole list in
+// memory (a site's assignments are read whole by every onboarding too).
 func (a *API) listRoCE(r *http.Request, c *call) (int, any, error) {
+	q := r.URL.Query()
+	host := strings.ToLower(q.Get("hostname"))
+	p, err := readPage("admin.listRoCE", q, "roce-assignments", c.vars["id"], host)
+	if err != nil {
+		return 0, nil, err
+	}
 	if _, err := a.store.GetSite(r.Context(), c.vars["id"]); err != nil {
 		return 0, nil, err
 	}
-	items, err := a.store.ListRoCEAssignments(r.Context(), c.vars["id"], strings.ToLower(r.URL.Query().Get("hostname")))
-	return http.StatusOK, map[string]any{"items": items}, err
+	items, err := a.store.ListRoCEAssignments(r.Context(), c.vars["id"], host)
+	if err != nil {
+		return 0, nil, err
+	}
+	items, next := memPage(p, items, func(a lifecycle.RoCEAssignment) string {
+		return a.Hostname + "\x00" + a.Interface + "\x00" + a.ID
+	})
+	return http.StatusOK, listBody("items", items, next), nil
 }
 
 func (a *API) deleteRoCE(r *http.Request, c *call) (int, any, error) {

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
@@ -38,20 +39,28 @@ func (a *API) createSite(r *http.Request, c *call) (int, any, error) {
 	return http.StatusCreated, a.answerSite(s), err
 }
 
-// listSites answers GET /maas-sites; deleted sites only with include_deleted=true.
+// listSites answers GET /maas-sites; deleted sites only with
+// include_deleted=true. One page by name: the sites are few (one per MAAS
+// region), so the page is cut from the whole list in memory.
 func (a *API) listSites(r *http.Request, _ *call) (int, any, error) {
+	q := r.URL.Query()
+	all := q.Get("include_deleted") == "true"
+	p, err := readPage("admin.listSites", q, "sites", strconv.FormatBool(all))
+	if err != nil {
+		return 0, nil, err
+	}
 	sites, err := a.store.ListSites(r.Context())
 	if err != nil {
 		return 0, nil, err
 	}
-	all := r.URL.Query().Get("include_deleted") == "true"
 	out := []lifecycle.Site{}
 	for _, s := range sites {
 		if all || s.Status != lifecycle.SiteDeleted {
 			out = append(out, s)
 		}
 	}
-	return http.StatusOK, map[string]any{"sites": out}, nil
+	out, next := memPage(p, out, func(s lifecycle.Site) string { return s.Name + "\x00" + s.ID })
+	return http.StatusOK, listBody("sites", out, next), nil
 }
 
 func (a *API) getSite(r *http.Request, c *call) (int, any, error) {

@@ -61,13 +61,22 @@ func (a *API) createToken(r *http.Request, c *call) (int, any, error) {
 	return http.StatusCreated, v, nil
 }
 
+// listTokens answers GET /tokens: one page in id order read from the store.
 func (a *API) listTokens(r *http.Request, _ *call) (int, any, error) {
-	ts, err := a.store.ListAdminTokens(r.Context())
+	p, err := readPage("admin.listTokens", r.URL.Query(), "tokens")
+	if err != nil {
+		return 0, nil, err
+	}
+	ts, err := a.store.ListAdminTokenPage(r.Context(), p.after, p.limit+1)
+	if err != nil {
+		return 0, nil, err
+	}
+	ts, next := cutPage(p, ts, func(t lifecycle.AdminToken) string { return t.ID })
 	out := make([]tokenView, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, viewOf(t))
 	}
-	return http.StatusOK, map[string]any{"tokens": out}, err
+	return http.StatusOK, listBody("tokens", out, next), nil
 }
 
 // revokeToken answers DELETE /tokens/{id}: conflict when already revoked.

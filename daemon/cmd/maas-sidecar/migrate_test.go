@@ -40,13 +40,14 @@ func TestMigrateCommand(t *testing.T) {
 		code int
 		out  []string
 	}{
-		{"check finds a migration", []string{"--check"}, 1, []string{db + ": schema version 0, this binary's is 2",
-			"pending: version 1: index delivered outbox events", "pending: version 2: index nodes by site, status and hostname"}},
+		{"check finds a migration", []string{"--check"}, 1, []string{db + ": schema version 0, this binary's is 3",
+			"pending: version 1: index delivered outbox events", "pending: version 2: index nodes by site, status and hostname", "pending: version 3: index runs by kind"}},
 		{"migrate", nil, 0, []string{db + ": schema version 0, backed up to " + db + ".pre-v1.bak",
 			"migrated to version 1: index delivered outbox events by delivery time, so they can be pruned (8 delivered events indexed)",
 			"migrated to version 2: index nodes by site, status and hostname, and runs by request time, site, node, batch and status, for list pages (8 nodes and 11 runs indexed)",
-			db + ": schema version 2, up to date"}},
-		{"migrate again", nil, 0, []string{db + ": schema version 2, up to date"}},
+			"migrated to version 3: index runs by kind, alone and with site or status, for decommission and onboarding list pages (11 runs indexed by kind)",
+			db + ": schema version 3, up to date"}},
+		{"migrate again", nil, 0, []string{db + ": schema version 3, up to date"}},
 		{"check after", []string{"--check"}, 0, []string{"up to date"}},
 	}
 	for _, s := range steps {

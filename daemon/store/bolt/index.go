@@ -40,15 +40,18 @@ func runPos(r lifecycle.Run) []byte {
 }
 
 // runKeys are r's entries in bRunIndex: all runs, by site, node, batch,
-// status, and site and status.
+// status, site and status, kind, kind and site, kind and status.
 func runKeys(r lifecycle.Run) [][]byte {
-	pos, st := runPos(r), string(r.Status)
+	pos, st, kind := runPos(r), string(r.Status), string(r.Kind)
 	keys := [][]byte{
 		append(prefix("a"), pos...),
 		append(prefix("s", r.SiteID), pos...),
 		append(prefix("n", r.NodeID), pos...),
 		append(prefix("t", st), pos...),
 		append(prefix("ss", r.SiteID, st), pos...),
+		append(prefix("k", kind), pos...),
+		append(prefix("ks", kind, r.SiteID), pos...),
+		append(prefix("kt", kind, st), pos...),
 	}
 	if r.BatchID != "" {
 		keys = append(keys, append(prefix("b", r.BatchID), pos...))

@@ -116,15 +116,22 @@ func runPrefixes(f lifecycle.RunFilter) [][]byte {
 	case len(f.Statuses) > 0:
 		var out [][]byte
 		for _, st := range f.Statuses {
-			if f.SiteID != "" {
+			switch {
+			case f.SiteID != "":
 				out = append(out, prefix("ss", f.SiteID, string(st)))
-			} else {
+			case f.Kind != "":
+				out = append(out, prefix("kt", string(f.Kind), string(st)))
+			default:
 				out = append(out, prefix("t", string(st)))
 			}
 		}
 		return out
+	case f.SiteID != "" && f.Kind != "":
+		return [][]byte{prefix("ks", string(f.Kind), f.SiteID)}
 	case f.SiteID != "":
 		return [][]byte{prefix("s", f.SiteID)}
+	case f.Kind != "":
+		return [][]byte{prefix("k", string(f.Kind))}
 	}
 	return [][]byte{prefix("a")}
 }

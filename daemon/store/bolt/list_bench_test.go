@@ -27,7 +27,7 @@ func seedLists(b *testing.B) *bolt.Store {
 	must(b, err)
 	b.Cleanup(func() { st.Close() })
 	ctx := b.Context()
-	for i := range 10 {
+	for i := range 11 {
 		id := fmt.Sprintf("site-%d", i)
 		s := lifecycle.Site{ID: id, Name: id, RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
 			PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
@@ -40,6 +40,10 @@ func seedLists(b *testing.B) *bolt.Store {
 		must(b, st.CreateNode(ctx, n))
 		must(b, st.CreateRun(ctx, lifecycle.Run{ID: fmt.Sprintf("run-%06d", i), Kind: lifecycle.RunOnboarding, SiteID: site,
 			NodeID: n.ID, Hostname: n.Hostname, Status: lifecycle.JobPending}))
+		if i%100 == 0 { // 1,000 decommissions on a site of their own
+			must(b, st.CreateRun(ctx, lifecycle.Run{ID: fmt.Sprintf("decom-%06d", i), Kind: lifecycle.RunDecommission,
+				Mode: lifecycle.ModeSoftReset, SiteID: "site-10", NodeID: n.ID, Status: lifecycle.JobPending}))
+		}
 	}
 	return st
 }
@@ -89,6 +93,31 @@ func BenchmarkListPages(b *testing.B) {
 			}
 			return page[len(page)-1].ID, len(page), d
 		})
+	})
+	b.Run("decommissions", func(b *testing.B) { benchDecommissions(b, st, limit) })
+}
+
+// benchDecommissions is BenchmarkListPages' decommissions row: 1,000
+// decommissions among 100,000 onboardings, read by kind and mode (the
+// decommissions route without filters) through the run index by kind.
+func benchDecommissions(b *testing.B, st *bolt.Store, limit int) {
+	f := lifecycle.RunFilter{Kind: lifecycle.RunDecommission, Mode: lifecycle.ModeSoftReset}
+	benchPages(b, func() (int, time.Duration) {
+		t := time.Now()
+		all, err := st.ListRuns(b.Context(), f)
+		must(b, err)
+		return len(all), time.Since(t)
+	}, func(after string) (string, int, time.Duration) {
+		g := f
+		g.After, g.Limit = after, limit
+		t := time.Now()
+		page, err := st.ListRuns(b.Context(), g)
+		must(b, err)
+		d := time.Since(t)
+		if len(page) < limit {
+			return "", len(page), d
+		}
+		return page[len(page)-1].ID, len(page), d
 	})
 }
 

@@ -2,7 +2,6 @@ package bolt
 
 import (
 	"context"
-	"sort"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
@@ -89,12 +88,14 @@ func (s *Store) GetNodeMaasState(ctx context.Context, nodeID string) (st lifecyc
 	return st, err
 }
 
-// ListNodeMaasStates implements lifecycle.MaasStateStore.
+// ListNodeMaasStates implements lifecycle.MaasStateStore: records keyed
+// by node id, walked from the page's cursor until Limit match.
 func (s *Store) ListNodeMaasStates(ctx context.Context, f lifecycle.MaasStateFilter) ([]lifecycle.NodeMaasState, error) {
 	out := []lifecycle.NodeMaasState{}
 	err := s.view(ctx, "store.ListNodeMaasStates", func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bMaasState)
-		return b.ForEach(func(k, _ []byte) error {
+		c := b.Cursor()
+		for k, _ := seekAfter(c, nil, []byte(f.After)); k != nil; k, _ = c.Next() {
 			var st lifecycle.NodeMaasState
 			if _, err := get(b, string(k), &st); err != nil {
 				return err
@@ -102,9 +103,11 @@ func (s *Store) ListNodeMaasStates(ctx context.Context, f lifecycle.MaasStateFil
 			if (f.SiteID == "" || f.SiteID == st.SiteID) && (!f.DriftOnly || st.DriftDetected) {
 				out = append(out, st)
 			}
-			return nil
-		})
+			if f.Limit > 0 && len(out) == f.Limit {
+				break
+			}
+		}
+		return nil
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].NodeID < out[j].NodeID })
 	return out, err
 }

@@ -18,6 +18,13 @@ func indexLists(tx *bbolt.Tx) (string, error) {
 	return fmt.Sprintf("%d nodes and %d runs indexed", nodes, runs), err
 }
 
+// indexRunKinds (version 3) adds the kind entries of runKeys for the runs
+// already stored; their other entries are already there and stay.
+func indexRunKinds(tx *bbolt.Tx) (string, error) {
+	runs, err := reindexAll(tx, bRuns, bRunIndex, runKeys)
+	return fmt.Sprintf("%d runs indexed by kind", runs), err
+}
+
 func reindexAll[T lifecycle.Node | lifecycle.Run](tx *bbolt.Tx, records, index []byte, keys func(T) [][]byte) (int, error) {
 	idx, err := tx.CreateBucketIfNotExists(index)
 	if err != nil {

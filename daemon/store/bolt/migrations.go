@@ -22,6 +22,7 @@ type migration struct {
 var migrations = []migration{
 	{lifecycle.Migration{Version: 1, Name: "index delivered outbox events by delivery time, so they can be pruned"}, indexDelivered},
 	{lifecycle.Migration{Version: 2, Name: "index nodes by site, status and hostname, and runs by request time, site, node, batch and status, for list pages"}, indexLists},
+	{lifecycle.Migration{Version: 3, Name: "index runs by kind, alone and with site or status, for decommission and onboarding list pages"}, indexRunKinds},
 }
 
 // pending returns the migrations a file at version still needs.

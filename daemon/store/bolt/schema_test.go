@@ -124,14 +124,14 @@ func TestOpenMigratesTheOldFile(t *testing.T) {
 	if len(index)-1 != 8 {
 		t.Fatalf("fixture holds %d delivered events, want 8", len(index)-1)
 	}
-	want := contents{"meta": {"#seq": "0", "schema_version": "2"}, "outbox_delivered": index}
+	want := contents{"meta": {"#seq": "0", "schema_version": "3"}, "outbox_delivered": index}
 	for k, v := range before {
 		want[k] = v
 	}
-	// the list indexes: four entries a node, five or six a run (what they
-	// hold is checked by TestMigratedListsPage)
-	if n, r := len(after["node_index"])-1, len(after["run_index"])-1; n != 4*8 || r < 5*11 || r > 6*11 {
-		t.Fatalf("list indexes hold %d node and %d run entries, want 32 and 55-66", n, r)
+	// the list indexes: four entries a node, eight or nine a run (what
+	// they hold is checked by TestMigratedListsPage)
+	if n, r := len(after["node_index"])-1, len(after["run_index"])-1; n != 4*8 || r < 8*11 || r > 9*11 {
+		t.Fatalf("list indexes hold %d node and %d run entries, want 32 and 88-99", n, r)
 	}
 	want["node_index"], want["run_index"] = after["node_index"], after["run_index"]
 	if d := cmp.Diff(want, after); d != "" {
@@ -145,7 +145,8 @@ func TestOpenMigratesTheOldFile(t *testing.T) {
 		t.Fatalf("backup: %v, %v; want mode 0600", fi, err)
 	}
 	for _, line := range []string{"store backed up before migrating", "backup=" + backup, "store migrated", "version=1",
-		`detail="8 delivered events indexed"`, "version=2", `detail="8 nodes and 11 runs indexed"`} {
+		`detail="8 delivered events indexed"`, "version=2", `detail="8 nodes and 11 runs indexed"`,
+		"version=3", `detail="11 runs indexed by kind"`} {
 		if !strings.Contains(logs.String(), line) {
 			t.Errorf("log lacks %q:\n%s", line, logs.String())
 		}
@@ -193,7 +194,8 @@ func TestMigrateAndStatus(t *testing.T) {
 	must(t, err)
 	m1 := lifecycle.Migration{Version: 1, Name: "index delivered outbox events by delivery time, so they can be pruned"}
 	m2 := lifecycle.Migration{Version: 2, Name: "index nodes by site, status and hostname, and runs by request time, site, node, batch and status, for list pages"}
-	if d := cmp.Diff(lifecycle.SchemaStatus{Version: 0, Latest: 2, Pending: []lifecycle.Migration{m1, m2}}, st); d != "" {
+	m3 := lifecycle.Migration{Version: 3, Name: "index runs by kind, alone and with site or status, for decommission and onboarding list pages"}
+	if d := cmp.Diff(lifecycle.SchemaStatus{Version: 0, Latest: 3, Pending: []lifecycle.Migration{m1, m2, m3}}, st); d != "" {
 		t.Fatalf("status (-want +got):\n%s", d)
 	}
 	if _, err := os.Stat(bolt.BackupPath(path, 1)); !errors.Is(err, os.ErrNotExist) {
@@ -201,20 +203,20 @@ func TestMigrateAndStatus(t *testing.T) {
 	}
 	rep, err := bolt.Migrate(path, bolt.Options{Logger: discard()})
 	must(t, err)
-	want := lifecycle.MigrationReport{From: 0, To: 2, Backup: bolt.BackupPath(path, 1),
+	want := lifecycle.MigrationReport{From: 0, To: 3, Backup: bolt.BackupPath(path, 1),
 		Ran: []lifecycle.AppliedMigration{{Migration: m1, Detail: "8 delivered events indexed"},
-			{Migration: m2, Detail: "8 nodes and 11 runs indexed"}}}
+			{Migration: m2, Detail: "8 nodes and 11 runs indexed"}, {Migration: m3, Detail: "11 runs indexed by kind"}}}
 	if d := cmp.Diff(want, rep); d != "" {
 		t.Fatalf("report (-want +got):\n%s", d)
 	}
 	rep, err = bolt.Migrate(path, bolt.Options{Logger: discard()})
 	must(t, err)
-	if d := cmp.Diff(lifecycle.MigrationReport{From: 2, To: 2, Ran: []lifecycle.AppliedMigration{}}, rep); d != "" {
+	if d := cmp.Diff(lifecycle.MigrationReport{From: 3, To: 3, Ran: []lifecycle.AppliedMigration{}}, rep); d != "" {
 		t.Fatalf("second migrate (-want +got):\n%s", d)
 	}
 	st, err = bolt.Status(path, bolt.Options{})
 	must(t, err)
-	if d := cmp.Diff(lifecycle.SchemaStatus{Version: 2, Latest: 2, Pending: []lifecycle.Migration{}}, st); d != "" {
+	if d := cmp.Diff(lifecycle.SchemaStatus{Version: 3, Latest: 3, Pending: []lifecycle.Migration{}}, st); d != "" {
 		t.Fatalf("status after (-want +got):\n%s", d)
 	}
 }
@@ -290,14 +292,14 @@ func TestInterruptedMigrationResumes(t *testing.T) {
 			return "", nil
 		})
 	rep, err := bolt.Migrate(path, bolt.Options{Logger: discard()})
-	if err == nil || !strings.Contains(err.Error(), "migration to schema version 4 (test migration 4): power cut") {
-		t.Fatalf("migrate with a failing migration 4: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "migration to schema version 5 (test migration 5): power cut") {
+		t.Fatalf("migrate with a failing migration 5: %v", err)
 	}
-	if rep.To != 3 || len(rep.Ran) != 3 {
-		t.Fatalf("report %+v, want migrations 1 to 3 done", rep)
+	if rep.To != 4 || len(rep.Ran) != 4 {
+		t.Fatalf("report %+v, want migrations 1 to 4 done", rep)
 	}
 	mid := dumpFile(t, path)
-	if d := cmp.Diff(map[string]string{"#seq": "0", "schema_version": "3", "m2": "x"}, mid["meta"]); d != "" {
+	if d := cmp.Diff(map[string]string{"#seq": "0", "schema_version": "4", "m2": "x"}, mid["meta"]); d != "" {
 		t.Fatalf("meta after the interruption (-want +got):\n%s", d)
 	}
 
@@ -307,13 +309,13 @@ func TestInterruptedMigrationResumes(t *testing.T) {
 	s.Close()
 	st, err := bolt.Status(path, bolt.Options{})
 	must(t, err)
-	if st.Version != 4 || runs2 != 1 {
-		t.Fatalf("resumed: version %d, migration 2 ran %d times; want 4 and once", st.Version, runs2)
+	if st.Version != 5 || runs2 != 1 {
+		t.Fatalf("resumed: version %d, test migration 4 ran %d times; want 5 and once", st.Version, runs2)
 	}
 	if d := cmp.Diff(before, dumpFile(t, bolt.BackupPath(path, 1))); d != "" {
 		t.Fatalf("the first backup was overwritten (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff(mid, dumpFile(t, bolt.BackupPath(path, 4))); d != "" {
+	if d := cmp.Diff(mid, dumpFile(t, bolt.BackupPath(path, 5))); d != "" {
 		t.Fatalf("the resumed run's backup is not the file it found (-want +got):\n%s", d)
 	}
 }
@@ -381,5 +383,61 @@ func TestMigratedListsPage(t *testing.T) {
 	if len(nodes) != 3 || len(byHost) != 1 || len(runs) != 11 || len(page) != 4 || page[0].ID != runs[7].ID {
 		t.Fatalf("after migration: %d nodes in a page of 3, %d by hostname, %d runs, page after the 7th starts %v",
 			len(nodes), len(byHost), len(runs), page)
+	}
+	kind, want := runs[0].Kind, 0
+	for _, r := range runs {
+		if r.Kind == kind {
+			want++
+		}
+	}
+	byKind, err := s.ListRuns(ctx, lifecycle.RunFilter{Kind: kind, Limit: 100})
+	must(t, err)
+	bySiteKind, err := s.ListRuns(ctx, lifecycle.RunFilter{Kind: kind, SiteID: "dev-site", Limit: 100})
+	must(t, err)
+	if want == 0 || len(byKind) != want || len(bySiteKind) != want {
+		t.Fatalf("after migration: %d and %d runs of kind %q through the kind index, want %d", len(byKind), len(bySiteKind), kind, want)
+	}
+}
+
+// A file migrated to version 2 before runs were indexed by kind gets the
+// kind entries from migration 3: a kind's list, alone and with a site,
+// finds its runs through them.
+func TestMigrationIndexesRunKinds(t *testing.T) {
+	path := copyFixture(t)
+	_, err := bolt.Migrate(path, bolt.Options{Logger: discard()})
+	must(t, err)
+	db, err := bbolt.Open(path, 0o600, nil)
+	must(t, err)
+	dropped := 0
+	must(t, db.Update(func(tx *bbolt.Tx) error {
+		c := tx.Bucket([]byte("run_index")).Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if p := string(k[:bytes.IndexByte(k, 0)]); p == "k" || p == "ks" || p == "kt" {
+				if err := c.Delete(); err != nil {
+					return err
+				}
+				dropped++
+			}
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("schema_version"), []byte("2"))
+	}))
+	must(t, db.Close())
+	if dropped != 3*11 {
+		t.Fatalf("dropped %d kind entries, want 33", dropped)
+	}
+	rep, err := bolt.Migrate(path, bolt.Options{Logger: discard()})
+	must(t, err)
+	if len(rep.Ran) != 1 || rep.Ran[0].Version != 3 || rep.Ran[0].Detail != "11 runs indexed by kind" {
+		t.Fatalf("report %+v, want migration 3 alone", rep)
+	}
+	s, err := bolt.Open(path, bolt.Options{Logger: discard()})
+	must(t, err)
+	defer s.Close()
+	all, err := s.ListRuns(t.Context(), lifecycle.RunFilter{})
+	must(t, err)
+	byKind, err := s.ListRuns(t.Context(), lifecycle.RunFilter{Kind: all[0].Kind, SiteID: all[0].SiteID, Limit: 100})
+	must(t, err)
+	if len(all) != 11 || len(byKind) == 0 {
+		t.Fatalf("%d runs, %d of kind %q on their site after migration 3", len(all), len(byKind), all[0].Kind)
 	}
 }

@@ -63,6 +63,25 @@ func (s *Store) ListAdminTokens(ctx context.Context) ([]lifecycle.AdminToken, er
 	return out, err
 }
 
+// ListAdminTokenPage implements lifecycle.TokenStore: the token bucket
+// is keyed by id, so a page seeks to its cursor and reads limit records.
+func (s *Store) ListAdminTokenPage(ctx context.Context, after string, limit int) ([]lifecycle.AdminToken, error) {
+	out := []lifecycle.AdminToken{}
+	err := s.view(ctx, "store.ListAdminTokenPage", func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bTokens)
+		c := b.Cursor()
+		for k, _ := seekAfter(c, nil, []byte(after)); k != nil && len(out) < limit; k, _ = c.Next() {
+			var t lifecycle.AdminToken
+			if _, err := get(b, string(k), &t); err != nil {
+				return err
+			}
+			out = append(out, t)
+		}
+		return nil
+	})
+	return out, err
+}
+
 // RevokeAdminToken implements lifecycle.TokenStore.
 func (s *Store) RevokeAdminToken(ctx context.Context, id string) (t lifecycle.AdminToken, err error) {
 	const op = "store.RevokeAdminToken"

@@ -47,8 +47,9 @@ func TestClusterConcurrentSchemaCreation(t *testing.T) {
 	c := startCluster(t, 3, nil)
 	openAll(t, c)
 	s := c.open(t, 2, dqlite.Options{Database: "race"})
-	for _, q := range []string{`DROP TABLE batches`, `DROP TABLE submissions`, `DROP TABLE webhook_inbox`,
-		`DROP TABLE outbox`, `DROP INDEX nodes_site_status`, `DROP INDEX nodes_status`, `UPDATE schema_version SET version = 3`} {
+	for _, q := range append([]string{`DROP TABLE batches`, `DROP TABLE submissions`, `DROP TABLE webhook_inbox`,
+		`DROP TABLE outbox`, `DROP INDEX nodes_site_status`, `DROP INDEX nodes_status`}, append(undoRunColumns,
+		`UPDATE schema_version SET version = 3`)...) {
 		if _, err := s.DB().Exec(q); err != nil {
 			t.Fatal(q, err)
 		}

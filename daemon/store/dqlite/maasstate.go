@@ -87,17 +87,24 @@ func (s *Store) GetNodeMaasState(ctx context.Context, nodeID string) (st lifecyc
 	return st, err
 }
 
-// ListNodeMaasStates implements lifecycle.MaasStateStore, by node id.
-func (s *Store) ListNodeMaasStates(ctx context.Context, f lifecycle.MaasStateFilter) ([]lifecycle.NodeMaasState, error) {
-	out := []lifecycle.NodeMaasState{}
-	err := s.view(ctx, "store.ListNodeMaasStates", func(tx *sql.Tx) error {
-		all, err := list[lifecycle.NodeMaasState](tx, `SELECT data FROM node_maas_state WHERE ?1 = '' OR site_id = ?1 ORDER BY node_id`, f.SiteID)
-		for _, st := range all {
-			if !f.DriftOnly || st.DriftDetected {
-				out = append(out, st)
-			}
-		}
+// ListNodeMaasStates implements lifecycle.MaasStateStore: in node id
+// order through the primary key, a page from its cursor in SQL.
+func (s *Store) ListNodeMaasStates(ctx context.Context, f lifecycle.MaasStateFilter) (out []lifecycle.NodeMaasState, err error) {
+	err = s.view(ctx, "store.ListNodeMaasStates", func(tx *sql.Tx) error {
+		out, err = list[lifecycle.NodeMaasState](tx, `SELECT data FROM node_maas_state WHERE (?1 = '' OR site_id = ?1)
+			AND (?2 = 0 OR json_extract(data, '$.drift_detected') = 1) AND node_id > ?3 ORDER BY node_id LIMIT ?4`,
+			f.SiteID, boolInt(f.DriftOnly), f.After, sqlLimit(f.Limit))
 		return err
 	})
+	if out == nil {
+		out = []lifecycle.NodeMaasState{}
+	}
 	return out, err
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

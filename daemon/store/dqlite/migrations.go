@@ -2,13 +2,19 @@
 
 package dqlite
 
-import "github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+import (
+	"database/sql"
 
-// migration is one schema step: SQL statements run in one transaction
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
+
+// migration is one schema step: SQL statements, then fill (when set) to
+// bring the records already stored up to them, run in one transaction
 // that also records Version.
 type migration struct {
 	lifecycle.Migration
 	stmts []string
+	fill  func(*sql.Tx) error
 }
 
 // migrations are the schema's steps, in order; a new database runs them
@@ -77,4 +83,21 @@ var migrations = []migration{{
 		`CREATE INDEX nodes_site_status ON nodes (site_id, status, id)`,
 		`CREATE INDEX nodes_status ON nodes (status, id)`,
 	},
+}, {
+	Migration: lifecycle.Migration{Version: 6, Name: "runs' kind, status, node, batch and request time as columns, indexed in list order, for list pages"},
+	stmts: []string{
+		`ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE runs ADD COLUMN node_id TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE runs ADD COLUMN batch_id TEXT NOT NULL DEFAULT ''`,
+		// Unix nanoseconds: the list order is request time, then id
+		`ALTER TABLE runs ADD COLUMN requested_at INTEGER NOT NULL DEFAULT 0`,
+		`CREATE INDEX runs_order ON runs (requested_at, id)`,
+		`CREATE INDEX runs_site_order ON runs (site_id, requested_at, id)`,
+		`CREATE INDEX runs_node_order ON runs (node_id, requested_at, id)`,
+		`CREATE INDEX runs_batch_order ON runs (batch_id, requested_at, id)`,
+		`CREATE INDEX runs_status_order ON runs (status, requested_at, id)`,
+		`CREATE INDEX runs_kind_order ON runs (kind, requested_at, id)`,
+	},
+	fill: fillRunColumns,
 }}

@@ -50,34 +50,6 @@ func (s *Store) GetRun(ctx context.Context, id string) (r lifecycle.Run, err err
 	return r, err
 }
 
-// ListRuns implements lifecycle.RunStore.
-func (s *Store) ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error) {
-	const op = "store.ListRuns"
-	var all []lifecycle.Run
-	var after *lifecycle.Run
-	err := s.view(ctx, op, func(tx *sql.Tx) (err error) {
-		if f.After != "" {
-			if a, err := loadRun(tx, op, f.After); err == nil {
-				after = &a
-			} else if lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
-				return err
-			}
-		}
-		all, err = list[lifecycle.Run](tx, `SELECT data FROM runs WHERE ?1 = '' OR site_id = ?1`, f.SiteID)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := []lifecycle.Run{}
-	for _, r := range all {
-		if rules.RunMatches(f, r) {
-			out = append(out, r)
-		}
-	}
-	return rules.PageRuns(op, f, out, after)
-}
-
 // UpdateRun implements lifecycle.RunStore.
 func (s *Store) UpdateRun(ctx context.Context, f lifecycle.Fence, id string, fn func(*lifecycle.Run) error) (lifecycle.Run, error) {
 	r, _, err := s.advance(ctx, "store.UpdateRun", f, id, fn, nil)
@@ -125,15 +97,18 @@ func fencedRun(tx *sql.Tx, op string, f lifecycle.Fence, id string) (lifecycle.R
 	return r, l, err
 }
 
+// saveRun writes r with the columns its lists select and order by.
 func saveRun(tx *sql.Tx, r lifecycle.Run, create bool) error {
 	data, err := js(r)
 	if err != nil {
 		return err
 	}
-	q := `UPDATE runs SET data = ?3 WHERE id = ?1 AND site_id = ?2`
+	q := `UPDATE runs SET data = ?3, kind = ?4, status = ?5, node_id = ?6, batch_id = ?7, requested_at = ?8
+		WHERE id = ?1 AND site_id = ?2`
 	if create {
-		q = `INSERT INTO runs (id, site_id, data) VALUES (?1, ?2, ?3)`
+		q = `INSERT INTO runs (id, site_id, data, kind, status, node_id, batch_id, requested_at)
+			VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`
 	}
-	_, err = tx.Exec(q, r.ID, r.SiteID, data)
+	_, err = tx.Exec(q, append([]any{r.ID, r.SiteID, data}, runColumns(r)...)...)
 	return err
 }

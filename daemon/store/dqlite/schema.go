@@ -68,6 +68,11 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 			if err := execAll(tx, m.stmts); err != nil {
 				return err
 			}
+			if m.fill != nil {
+				if err := m.fill(tx); err != nil {
+					return err
+				}
+			}
 			return writeVersion(tx, m.Version, false)
 		})
 		if err != nil {

@@ -5,8 +5,10 @@ package dqlite_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -27,8 +29,9 @@ func TestSchemaNewStoreIsLatest(t *testing.T) {
 	}
 }
 
-// A store at version 1 (before migrations 2 to 5) is migrated on open
-// and its version-1 records survive.
+// A store at version 1 (before migrations 2 to 6) is migrated on open
+// and its version-1 records survive; migration 6 fills the run columns
+// of the runs it finds, so a page of them is read in SQL.
 func TestSchemaMigratesOlderStore(t *testing.T) {
 	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeAddr(t), storetest.NewClock()
 	s := mustOpen(t, dir, addr, clock)
@@ -37,9 +40,20 @@ func TestSchemaMigratesOlderStore(t *testing.T) {
 	if err := s.CreateSite(ctx, site, lifecycle.DefaultSitePolicy(site.ID)); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP TABLE power_overrides`, `DROP TABLE node_maas_state`, `DROP TABLE feed_cursors`,
+	var runs []string
+	for i := range 3 {
+		id := fmt.Sprintf("run-%d", 2-i) // request order is not id order
+		runs = append(runs, id)
+		if err := s.CreateRun(ctx, lifecycle.Run{ID: id, Kind: lifecycle.RunDecommission, SiteID: site.ID, NodeID: "n1",
+			Status: lifecycle.JobPending}); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(time.Millisecond)
+	}
+	for _, q := range append([]string{`DROP TABLE power_overrides`, `DROP TABLE node_maas_state`, `DROP TABLE feed_cursors`,
 		`DROP TABLE roce_assignments`, `DROP TABLE batches`, `DROP TABLE submissions`, `DROP TABLE webhook_inbox`,
-		`DROP TABLE outbox`, `DROP INDEX nodes_site_status`, `DROP INDEX nodes_status`, `UPDATE schema_version SET version = 1`} {
+		`DROP TABLE outbox`, `DROP INDEX nodes_site_status`, `DROP INDEX nodes_status`}, append(undoRunColumns,
+		`UPDATE schema_version SET version = 1`)...) {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
 			t.Fatal(q, err)
 		}
@@ -60,7 +74,31 @@ func TestSchemaMigratesOlderStore(t *testing.T) {
 	if _, err := s.GetSite(ctx, site.ID); err != nil {
 		t.Fatalf("version-1 record lost: %v", err)
 	}
+	var got []string
+	for after := ""; ; {
+		page, err := s.ListRuns(ctx, lifecycle.RunFilter{Kind: lifecycle.RunDecommission, NodeID: "n1",
+			Statuses: []lifecycle.JobState{lifecycle.JobPending}, After: after, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page {
+			got = append(got, r.ID)
+		}
+		if len(page) < 2 {
+			break
+		}
+		after = page[1].ID
+	}
+	if !slices.Equal(got, runs) {
+		t.Fatalf("pages of the migrated runs: %v, want %v in request order", got, runs)
+	}
 }
+
+// undoRunColumns takes a store back to before migration 6.
+var undoRunColumns = []string{`DROP INDEX runs_order`, `DROP INDEX runs_site_order`, `DROP INDEX runs_node_order`,
+	`DROP INDEX runs_batch_order`, `DROP INDEX runs_status_order`, `DROP INDEX runs_kind_order`,
+	`ALTER TABLE runs DROP COLUMN kind`, `ALTER TABLE runs DROP COLUMN status`, `ALTER TABLE runs DROP COLUMN node_id`,
+	`ALTER TABLE runs DROP COLUMN batch_id`, `ALTER TABLE runs DROP COLUMN requested_at`}
 
 // A store written by a newer release is refused with conflict and left
 // at its version.

@@ -67,6 +67,16 @@ func (s *Store) ListAdminTokens(ctx context.Context) (out []lifecycle.AdminToken
 	return out, nil
 }
 
+// ListAdminTokenPage implements lifecycle.TokenStore: a page in id
+// order through the primary key.
+func (s *Store) ListAdminTokenPage(ctx context.Context, after string, limit int) (out []lifecycle.AdminToken, err error) {
+	err = s.view(ctx, "store.ListAdminTokenPage", func(tx *sql.Tx) error {
+		out, err = list[lifecycle.AdminToken](tx, `SELECT data FROM admin_tokens WHERE id > ? ORDER BY id LIMIT ?`, after, max(limit, 0))
+		return err
+	})
+	return out, err
+}
+
 // RevokeAdminToken implements lifecycle.TokenStore.
 func (s *Store) RevokeAdminToken(ctx context.Context, id string) (t lifecycle.AdminToken, err error) {
 	const op = "store.RevokeAdminToken"

@@ -80,7 +80,8 @@ func AdvanceRun(op string, old lifecycle.Run, fn func(*lifecycle.Run) error, now
 // RunMatches reports whether r passes filter f.
 func RunMatches(f lifecycle.RunFilter, r lifecycle.Run) bool {
 	if (f.SiteID != "" && f.SiteID != r.SiteID) || (f.BatchID != "" && f.BatchID != r.BatchID) ||
-		(f.NodeID != "" && f.NodeID != r.NodeID) || (f.Kind != "" && f.Kind != r.Kind) {
+		(f.NodeID != "" && f.NodeID != r.NodeID) || (f.Kind != "" && f.Kind != r.Kind) ||
+		(f.Mode != "" && f.Mode != r.Mode) {
 		return false
 	}
 	return len(f.Statuses) == 0 || slices.Contains(f.Statuses, r.Status)

@@ -39,6 +39,7 @@ func groups() []group {
 		{"Sites", testSites}, {"SitePolicy", testSitePolicy},
 		{"Nodes", testNodes}, {"NodeTransitions", testNodeTransitions}, {"NodeIdentity", testNodeIdentity},
 		{"DeleteUnenrolledNode", testDeleteUnenrolled}, {"NodePages", testNodePages}, {"RunPages", testRunPages},
+		{"KindPages", testKindPages}, {"DriftPages", testDriftPages}, {"TokenPages", testTokenPages},
 		{"Runs", testRuns}, {"RunEvents", testRunEvents}, {"AdvanceRun", testAdvanceRun},
 		{"Leases", testLeases}, {"LeaseRequests", testLeaseRequests}, {"Fencing", testFencing},
 		{"LeaseClockJumpKeepsOneHolderFencedByEpoch", testLeaseClockJumps},
