@@ -181,6 +181,9 @@ func wrapTx(op string, err error) error {
 	if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
 		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
 	}
+	if full := noSpace(op, err); full != nil {
+		return full
+	}
 	return lifecycle.Wrap(lifecycle.CodeInternal, op, err)
 }
 
