@@ -6,6 +6,8 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 )
 
 // Deps are what the router needs. Readiness and Metrics are required;
@@ -30,5 +32,6 @@ func NewRouter(d Deps) http.Handler {
 		r.PathPrefix("/api/").Handler(d.Admin)
 		r.PathPrefix("/debug/pprof/").Handler(d.Admin)
 	}
+	r.MethodNotAllowedHandler = problem.NotAllowed(r, "api")
 	return r
 }
