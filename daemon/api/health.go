@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 )
 
 // readyTimeout bounds one readiness check, so a stuck store answers 503
@@ -19,6 +21,7 @@ func readyz(r *Readiness) http.HandlerFunc {
 		ctx, cancel := context.WithTimeout(req.Context(), readyTimeout)
 		defer cancel()
 		if err := r.Check(ctx); err != nil {
+			w.Header().Set("Retry-After", problem.Seconds(problem.RetryAfter))
 			writeText(w, http.StatusServiceUnavailable, "not ready: "+err.Error())
 			return
 		}

@@ -6,6 +6,8 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 )
 
 // Deps are what the router needs. Readiness and Metrics are required;
@@ -35,5 +37,6 @@ func NewRouter(d Deps) http.Handler {
 	if d.Console != nil {
 		r.PathPrefix("/console/").Handler(d.Console)
 	}
+	r.MethodNotAllowedHandler = problem.NotAllowed(r, "api")
 	return r
 }

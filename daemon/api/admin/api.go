@@ -81,9 +81,7 @@ func (a *API) Handler() http.Handler {
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		problem.Write(w, lifecycle.Errorf(lifecycle.CodeNotFound, "admin", "no such route"))
 	})
-	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		problem.Write(w, problem.MethodNotAllowed("admin"))
-	})
+	r.MethodNotAllowedHandler = problem.NotAllowed(r, "admin")
 	return r
 }
 

@@ -27,11 +27,15 @@ const (
 
 // webhook answers 202 once the hint is durable, 409 for an id already
 // received, 401 for signature problems, 400 for malformed bodies, 413 for
-// oversized ones and 503 when the store or Vault is unavailable, or with
+// oversized ones, 415 for a body declared as other than JSON, and 503 when the store or Vault is unavailable, or with
 // Retry-After when the receiver's queue is full (an error with a
 // RetryAfter() time.Duration method).
 func (a *API) webhook(w http.ResponseWriter, r *http.Request) {
 	const op = "admin.webhook"
+	if err := problem.JSONBody(r, op); err != nil {
+		problem.Write(w, err)
+		return
+	}
 	site := r.URL.Query().Get("site_id")
 	if site == "" {
 		a.hooks.Rejected(reasonMissingSite)

@@ -43,6 +43,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route, c *call) (
 	who, err := a.authenticate(r.Context(), r, rt.role)
 	c.who = who
 	if err == nil {
+		err = problem.JSONBody(r, "admin")
+	}
+	if err == nil {
 		var status int
 		var body any
 		status, body, err = rt.h(r, c)

@@ -7,6 +7,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/internal/throttle"
 )
 
@@ -33,13 +34,14 @@ func (a *API) Notifier() *Notifier { return a.cfg.Notifier }
 // and bootstrap needs a client certificate whose node identity matches {id}.
 func (a *API) Handler() http.Handler {
 	r := mux.NewRouter()
-	r.Use(a.logRequests)
+	r.Use(a.logRequests, jsonOnly)
 	r.HandleFunc(wire.RouteEnroll, a.enroll).Methods(http.MethodPost)
 	r.HandleFunc(wire.RouteRenewToken, a.renewToken).Methods(http.MethodPost)
 	r.HandleFunc(RouteBootstrap, a.bootstrap).Methods(http.MethodGet)
 	r.HandleFunc(wire.RouteWait, a.requireNode(a.wait)).Methods(http.MethodGet)
 	r.HandleFunc(wire.RouteResult, a.requireNode(a.result)).Methods(http.MethodPost)
 	r.HandleFunc(wire.RouteRenew, a.requireNode(a.renew)).Methods(http.MethodPost)
+	r.MethodNotAllowedHandler = problem.NotAllowed(r, "agentapi")
 	return r
 }
 

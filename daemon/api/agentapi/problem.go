@@ -21,3 +21,15 @@ func decode(r *http.Request, op string, v any) error {
 	r.Body = http.MaxBytesReader(nil, r.Body, maxBody)
 	return problem.Decode(r, op, v)
 }
+
+// jsonOnly answers 415 to a request whose body is declared as anything
+// but JSON, before any route reads it or asks for a certificate.
+func jsonOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := problem.JSONBody(r, "agentapi"); err != nil {
+			writeProblem(w, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

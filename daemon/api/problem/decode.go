@@ -3,7 +3,9 @@ package problem
 import (
 	"errors"
 	"io"
+	"mime"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -37,8 +39,13 @@ func MethodNotAllowed(op string) error {
 		err: lifecycle.Errorf(lifecycle.CodeInvalid, op, "method not allowed on this path")}
 }
 
-// ReadBody reads at most MaxBody bytes of r's body.
+// ReadBody reads at most MaxBody bytes of r's JSON body: one whose
+// Content-Type is neither JSON (application/json, any +json type) nor
+// absent (a body without one is read as JSON) is refused with 415.
 func ReadBody(r *http.Request, op string) ([]byte, error) {
+	if err := jsonContent(r, op); err != nil {
+		return nil, err
+	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
 	if err != nil {
 		return nil, Malformed(op, "", "reading the body: %v", err)
@@ -88,4 +95,29 @@ func Typed(code string, err error) error {
 		return err
 	}
 	return &statusError{status: Status(err), code: code, err: le}
+}
+
+// JSONBody refuses, with 415, a request that has a body (any route: the
+// daemon's APIs read nothing but JSON) whose Content-Type names another
+// media type than JSON; a body without Content-Type is read as JSON.
+func JSONBody(r *http.Request, op string) error {
+	if r.ContentLength == 0 {
+		return nil
+	}
+	return jsonContent(r, op)
+}
+
+// jsonContent refuses a request whose Content-Type names another media
+// type than JSON.
+func jsonContent(r *http.Request, op string) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	return &statusError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+		err: lifecycle.Invalid(op, "Content-Type", "the body must be application/json, not %q", ct)}
 }

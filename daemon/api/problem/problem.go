@@ -55,6 +55,8 @@ func From(err error) Problem {
 	var se *statusError
 	if errors.As(err, &se) {
 		code = se.code
+	} else if errors.Is(err, lifecycle.ErrNoSpace) {
+		code = "no_space"
 	}
 	p := Problem{Type: "urn:maas-sidecar:problem:" + code, Title: http.StatusText(status),
 		Status: status, Code: code, Field: lifecycle.ErrorField(err)}
@@ -69,7 +71,7 @@ func Write(w http.ResponseWriter, err error) {
 	p := From(err)
 	w.Header().Set("Content-Type", ContentType)
 	w.Header().Set("Cache-Control", "no-store")
-	if ra := retryAfter(err); ra != "" {
+	if ra := retryAfter(err, p.Status); ra != "" && (hasOwnWait(err) || w.Header().Get("Retry-After") == "") {
 		w.Header().Set("Retry-After", ra)
 	}
 	if p.Status == http.StatusUnauthorized {

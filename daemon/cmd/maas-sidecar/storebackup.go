@@ -20,8 +20,10 @@ const backupUsage = `usage: maas-sidecar backup --out <file> [--from <store>]
 writes a consistent snapshot of a store: of bbolt, a copy of the store
 file (restore it with restore, or put it in place as maas-sidecar.db); of
 dqlite, the store's records as gzip-compressed JSON lines. A bbolt store
-is locked by its running daemon: back it up through the daemon instead,
-GET /api/v1/admin/backup (admin token).`
+locked by its running daemon is backed up through that daemon, its online
+backup GET /api/v1/admin/backup (a consistent snapshot): the daemon at
+MAAS_SIDECAR_ADDR (default 127.0.0.1:5290), with MAAS_SIDECAR_TOKEN or
+the state dir's admin.token.`
 
 // backupCmd is `maas-sidecar backup`.
 func backupCmd() storeCmd {
@@ -45,6 +47,13 @@ func backupCmd() storeCmd {
 
 func backup(ctx context.Context, from storeSpec, out string, stdout io.Writer, log *slog.Logger) (err error) {
 	src, err := openSpec(ctx, from, true, log)
+	if from.backend == "bolt" && lifecycle.ErrorCode(err) == lifecycle.CodeUnavailable {
+		// Its daemon runs and holds the lock: back up through the daemon.
+		if oerr := onlineBackup(ctx, from, out, stdout); oerr != nil {
+			return fmt.Errorf("%s: %w; the daemon's online backup failed too: %v", from, err, oerr)
+		}
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", from, err)
 	}

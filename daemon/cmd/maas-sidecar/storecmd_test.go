@@ -79,6 +79,8 @@ func TestStoreMigrateBolt(t *testing.T) {
 }
 
 func TestStoreMigrateRefusesRunningDaemon(t *testing.T) {
+	t.Setenv("MAAS_SIDECAR_ADDR", "127.0.0.1:9") // no daemon answers there
+	t.Setenv("MAAS_SIDECAR_TOKEN", "t")
 	src, _ := populatedDir(t)
 	held, err := bolt.Open(filepath.Join(src, bolt.FileName), bolt.Options{})
 	if err != nil {

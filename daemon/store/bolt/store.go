@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -77,16 +78,46 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// openDB opens the bbolt file, translating a lock held elsewhere.
+// openDB opens the bbolt file, translating a lock held elsewhere, and
+// verifies an existing file before anything writes to it: a truncated or
+// damaged file is refused with an error naming it, left as it is.
 func openDB(path string, opts Options, readOnly bool) (*bbolt.DB, error) {
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: opts.LockTimeout, NoSync: opts.NoSync, ReadOnly: readOnly})
+	if err := preflight(path); err != nil {
+		return nil, damaged(path, err)
+	}
+	db, err := openBolt(path, opts, readOnly)
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, "store.Open", "%s is locked by another process", path)
 	}
 	if err != nil {
+		if errors.Is(err, errUnreadable) || errors.Is(err, bolterrors.ErrInvalid) ||
+			errors.Is(err, bolterrors.ErrChecksum) || errors.Is(err, bolterrors.ErrVersionMismatch) {
+			return nil, damaged(path, err)
+		}
 		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", err)
 	}
+	if err := verify(db); err != nil {
+		db.Close()
+		return nil, damaged(path, err)
+	}
 	return db, nil
+}
+
+// openBolt is bbolt.Open with a fault in a damaged file recovered.
+func openBolt(path string, opts Options, readOnly bool) (db *bbolt.DB, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", errUnreadable, r)
+		}
+	}()
+	return bbolt.Open(path, 0o600, &bbolt.Options{Timeout: opts.LockTimeout, NoSync: opts.NoSync, ReadOnly: readOnly})
+}
+
+// damaged reports a store file that cannot be used as it is.
+func damaged(path string, err error) error {
+	return lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", fmt.Errorf(
+		"store file %s is damaged, left as it is for inspection (restore a backup into an empty state directory): %w", path, err))
 }
 
 // Close closes the file. It is safe to call twice.
@@ -149,6 +180,9 @@ func wrapTx(op string, err error) error {
 	}
 	if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
 		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
+	}
+	if full := noSpace(op, err); full != nil {
+		return full
 	}
 	return lifecycle.Wrap(lifecycle.CodeInternal, op, err)
 }

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+)
+
+// TestBackupOfLockedStoreGoesThroughItsDaemon: `backup --out` on a bbolt
+// store held by a running daemon fetches the daemon's online backup with
+// the admin token and writes a store file holding the same records; a
+// refused token fails the command naming the answer.
+func TestBackupOfLockedStoreGoesThroughItsDaemon(t *testing.T) {
+	src, want := populatedDir(t)
+	held, err := bolt.Open(filepath.Join(src, bolt.FileName), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != admin.BackupPath || r.Header.Get("Authorization") != "Bearer good" || r.Header.Get("X-Audit-Reason") == "" {
+			http.Error(w, "refused", http.StatusUnauthorized)
+			return
+		}
+		_, _ = held.WriteBackup(r.Context(), w, func(int64) {})
+	}))
+	defer srv.Close()
+	t.Setenv("MAAS_SIDECAR_ADDR", srv.URL)
+	t.Setenv("MAAS_SIDECAR_TOKEN", "good")
+	file := filepath.Join(t.TempDir(), "online.db")
+	code, out, stderr := runCmd(t, "backup", "--from", "bolt:"+src, "--out", file)
+	if code != exitOK || !strings.Contains(out, "through the running daemon") {
+		t.Fatalf("backup: exit %d\n%s%s", code, out, stderr)
+	}
+	if d := cmp.Diff(string(want), string(boltExport(t, file))); d != "" {
+		t.Fatalf("the online backup differs:\n%s", d)
+	}
+	t.Setenv("MAAS_SIDECAR_TOKEN", "bad")
+	code, _, stderr = runCmd(t, "backup", "--from", "bolt:"+src, "--out", file+".2")
+	if code != exitFail || !strings.Contains(stderr, "401 Unauthorized") {
+		t.Fatalf("with a refused token: exit %d, %s", code, stderr)
+	}
+}
