@@ -44,6 +44,7 @@ test-browser: test-deps $(VAULTDEV) ## Run the console's browser tests on the re
 	$(BROWSER_TEST)
 
 screenshots: test-deps $(VAULTDEV) ## Regenerate the console's screenshots in docs/console/ from its browser tests.
+	rm -f docs/console/*.png
 	CONSOLE_SCREENSHOTS=$(CURDIR)/docs/console $(BROWSER_TEST)
 
 test-unit: ## Run the unit and component tests only (no external components).

@@ -21,7 +21,7 @@ type report struct {
 }
 
 // gpuRow is one GPU of a report: identity, memory and compute processes
-// before and after, the uncorrected ECC count after, the steps and the
+// before and after (after only when there is no before), the uncorrected ECC count after, the steps and the
 // verdict.
 type gpuRow struct {
 	wire.GPUEvidence
@@ -39,8 +39,8 @@ func evidenceReport(raw json.RawMessage) report {
 	r := report{OK: true, Checks: e.Checks, Tools: e.Tools}
 	for _, g := range e.GPUs {
 		row := gpuRow{GPUEvidence: g, Steps: steps(g.Steps)}
-		row.Memory = fmt.Sprintf("%s → %s MiB", mib(g.Before, memUsed), mib(g.After, memUsed))
-		row.Processes = fmt.Sprintf("%s → %s", mib(g.Before, procs), mib(g.After, procs))
+		row.Memory = change(g, memUsed) + " MiB"
+		row.Processes = change(g, procs)
 		row.ECC = mib(g.After, ecc)
 		r.GPUs = append(r.GPUs, row)
 	}
@@ -52,6 +52,15 @@ func ecc(s *wire.GPUState) *int64     { return s.ECCUncorrectedVolatile }
 func procs(s *wire.GPUState) *int64 {
 	n := int64(len(s.ComputeProcesses))
 	return &n
+}
+
+// change is "before → after" of the field f of a GPU's states, or only
+// the after value when the evidence has no before (a validation).
+func change(g wire.GPUEvidence, f func(*wire.GPUState) *int64) string {
+	if g.Before == nil {
+		return mib(g.After, f)
+	}
+	return mib(g.Before, f) + " → " + mib(g.After, f)
 }
 
 // mib formats the field f of a GPU state; "?" when the state or the

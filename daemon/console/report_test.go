@@ -28,6 +28,11 @@ func TestEvidenceReport(t *testing.T) {
 	if g.Memory != "4096 → 0 MiB" || g.Processes != "1 → 0" || g.ECC != "?" || g.Steps != "reset passed, clear_ecc FAILED: not supported" {
 		t.Fatalf("GPU row %+v", g)
 	}
+	ev.GPUs[0].Before = nil
+	raw, _ = json.Marshal(ev)
+	if g := evidenceReport(raw).GPUs[0]; g.Memory != "0 MiB" || g.Processes != "0" {
+		t.Fatalf("a GPU with no state before: %+v", g)
+	}
 	if r := evidenceReport(json.RawMessage(`{"something": "else"}`)); r.OK {
 		t.Fatal("a document of another shape was read as the agent's evidence")
 	}

@@ -155,11 +155,12 @@ func (c *consoleRun) recover() {
 
 // softReset starts a soft reset of gpu-001 (a tenant's residue on it)
 // from its node's confirm page and reads the evidence report when it
-// completes: a table of the checks and one row per GPU, the GPU the
-// tenant held memory on going from 4096 MiB to 0.
+// completes: a table of the checks (the tenant's user removed, its
+// processes killed, the one holding GPU memory among them) and one row
+// per GPU with its memory before and after.
 func (c *consoleRun) softReset() {
 	t := c.t
-	c.w.sim.residue("gpu-001", fakehost.Residue{User: "tenant1", Process: true, GPUMemoryMiB: 4096, ScratchFile: true})
+	in := c.w.sim.residue("gpu-001", fakehost.Residue{User: "tenant1", Process: true, GPUMemoryMiB: 4096, ScratchFile: true})
 	do(t, c.ctx, chromedp.Navigate(c.base+"/console/nodes/"+c.active.NodeID), chromedp.WaitVisible(chromedp.CSS("#runs")),
 		chromedp.Click(chromedp.CSS(`a[href$="/decommission"]`)), chromedp.WaitVisible(chromedp.CSS("#reason")),
 		chromedp.SetValue(chromedp.CSS("#storage_cleanup"), "all"), shot("confirm-decommission"))
@@ -172,9 +173,14 @@ func (c *consoleRun) softReset() {
 	do(t, c.ctx, chromedp.WaitVisible(chromedp.CSS("#evidence")), shot("decommission-report"))
 	report := text(t, c.ctx, "#main")
 	for _, want := range []string{"node.gpu_scrub: passed", "node.validate_clean: passed", "allocation.revoke_user: passed",
-		"users_removed", "tenant1", "nvidia 7", "4096 → 0 MiB"} {
+		"users_removed", "tenant1", "processes_killed", "nvidia 7", "0 → 0 MiB"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the evidence report lacks %q:\n%s", want, report)
+		}
+	}
+	for _, pid := range in.PIDs {
+		if !strings.Contains(report, fmt.Sprint(pid)) {
+			t.Errorf("the evidence report does not name the tenant's process %d", pid)
 		}
 	}
 	if r := c.w.sim.hostResidue("gpu-001"); !r.Clean {

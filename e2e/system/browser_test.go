@@ -50,6 +50,9 @@ func shot(name string) chromedp.Action[chromedp.Void] {
 		if err != nil {
 			return err
 		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
 		return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
 	})
 }
