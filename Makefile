@@ -36,11 +36,16 @@ test: test-deps lint $(VAULTDEV) ## Install test dependencies, lint, run every u
 	$(MAKE) --no-print-directory e2e
 	$(CLUSTER_E2E)
 
-test-browser: test-deps ## Run the console's browser tests on headless Chromium (fails without chromium; about 30 s).
-	$(GO) test -count=1 -tags browser -run TestBrowser ./daemon/console/
+# The console's browser tests drive the real daemon of an e2e world (the
+# simulator, Vault, agents on the simulated hosts) in headless Chromium.
+BROWSER_TEST := $(TEST_ENV) $(GO) test -count=1 -tags e2e,browser -run '^TestBrowser' ./e2e/system/
 
-screenshots: test-deps ## Regenerate the console's screenshots in docs/console/ from its browser tests.
-	CONSOLE_SCREENSHOTS=$(CURDIR)/docs/console $(GO) test -count=1 -tags browser -run TestBrowser ./daemon/console/
+test-browser: test-deps $(VAULTDEV) ## Run the console's browser tests on the real daemon in headless Chromium (fails without chromium; about 60 s).
+	$(BROWSER_TEST)
+
+screenshots: test-deps $(VAULTDEV) ## Regenerate the console's screenshots in docs/console/ from its browser tests.
+	rm -f docs/console/*.png
+	CONSOLE_SCREENSHOTS=$(CURDIR)/docs/console $(BROWSER_TEST)
 
 test-unit: ## Run the unit and component tests only (no external components).
 	$(GO) test -count=1 $(PKGS)

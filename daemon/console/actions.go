@@ -13,20 +13,41 @@ import (
 )
 
 // actionInfo is a recovery action: its route's last path element, its
-// label and what it does, shown on its confirm page.
+// label and what it does, shown on its confirm page; Recommended marks
+// the run's recommended action on the run page.
 type actionInfo struct {
 	Path, Label, Does string
+	Recommended       bool
 }
 
 // actions are the seven recovery actions of seed 001 §4.15, in its order.
 var actions = []actionInfo{
-	{"retry", "Retry stage", "Runs the failed stage again as a new attempt, then continues the workflow."},
-	{"resume", "Resume", "Continues the run from where it stopped, without repeating finished stages."},
-	{"rerun", "Rerun", "Runs the workflow again from its first stage on the same node."},
-	{"restart-clean", "Restart clean", "Releases what the run did in MAAS and starts again from a clean machine."},
-	{"cancel", "Cancel", "Stops the run; finished stages are compensated where the workflow says so."},
-	{"adopt", "Adopt observed state", "Accepts what MAAS shows now as the stage's outcome and continues."},
-	{"mark-manual-intervention", "Mark manual intervention", "Parks the run for a person: nothing runs until an operator acts again."},
+	{"retry", "Retry stage", "Runs the failed stage again as a new attempt, then continues the workflow.", false},
+	{"resume", "Resume", "Continues the run from where it stopped, without repeating finished stages.", false},
+	{"rerun", "Rerun", "Runs the workflow again from its first stage on the same node.", false},
+	{"restart-clean", "Restart clean", "Releases what the run did in MAAS and starts again from a clean machine.", false},
+	{"cancel", "Cancel", "Stops the run; finished stages are compensated where the workflow says so.", false},
+	{"adopt", "Adopt observed state", "Accepts what MAAS shows now as the stage's outcome and continues.", false},
+	{"mark-manual-intervention", "Mark manual intervention", "Parks the run for a person: nothing runs until an operator acts again.", false},
+}
+
+// validActions are the recovery actions the API accepts for run now
+// (lifecycle.CheckAction: valid in its state, not already satisfied),
+// the run's recommended action first and marked.
+func validActions(run lifecycle.Run) []actionInfo {
+	var out []actionInfo
+	for _, a := range actions {
+		act := admin.RecoveryPaths[a.Path]
+		if noop, err := lifecycle.CheckAction(act, run.Status); noop || err != nil {
+			continue
+		}
+		if a.Recommended = act == run.RecommendedAction; a.Recommended {
+			out = slices.Insert(out, 0, a)
+		} else {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // actionRoutes registers every action's confirm page (GET) and its form (POST).

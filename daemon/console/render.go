@@ -74,6 +74,7 @@ var funcs = template.FuncMap{
 		}
 		return v
 	},
+	"report": evidenceReport,
 	"kind": func(v any) string {
 		switch v.(type) {
 		case map[string]any:

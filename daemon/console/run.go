@@ -62,7 +62,7 @@ func (c *Console) run(w http.ResponseWriter, r *http.Request, s *session) {
 	d.Timeline = timeline(d.Events, c.now())
 	d.Live = !settled(d.Run.Status)
 	if canAct(s) {
-		d.Actions = actions
+		d.Actions = validActions(d.Run)
 	}
 	c.render(w, r, http.StatusOK, "run", view{Title: string(d.Run.Kind) + " " + d.Run.Hostname, Session: s, Data: d, Live: d.Live})
 }

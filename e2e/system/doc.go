@@ -6,6 +6,7 @@
 // through its CLI and its HTTP endpoints. Booted machines run the real
 // agent as separate processes on fixture roots. The simulator's request
 // log is the oracle for duplicated side effects, including across
-// SIGKILLs of the daemon. A missing component fails the tests; nothing
-// skips.
+// SIGKILLs of the daemon. The console's browser tests (tags e2e,browser;
+// `make test-browser`) drive the same world's console in headless
+// Chromium. A missing component fails the tests; nothing skips.
 package system
