@@ -71,6 +71,10 @@ type NodeStore interface {
 	CreateNode(ctx context.Context, n Node) error
 	GetNode(ctx context.Context, id string) (Node, error)
 	ListNodes(ctx context.Context, f NodeFilter) ([]Node, error)
+	// CountNodes counts the nodes of every site in every state from the
+	// node indexes (no record is read): one line per site and state that
+	// has nodes, ordered by site id then state.
+	CountNodes(ctx context.Context) ([]NodeCount, error)
 	// TransitionNode moves a node if it is in t.From; conflict naming the
 	// current state otherwise. Replaying a transition that already took
 	// effect (node already in t.To with the same owning task) succeeds.
@@ -271,6 +275,9 @@ type SiteConfigStore interface {
 	// Submit creates the submission's runs and batch atomically.
 	Submit(ctx context.Context, s Submission) (SubmissionResult, error)
 	GetBatch(ctx context.Context, id string) (Batch, error)
+	// ListBatches returns the matching batches in id order (a page when
+	// f.Limit > 0), each with its runs counted by job state.
+	ListBatches(ctx context.Context, f BatchFilter) ([]BatchCounts, error)
 }
 
 // MaasStateStore keeps the observed MAAS layer and drift record per node.

@@ -13,9 +13,21 @@ type BatchSummary struct {
 
 // SummarizeRuns aggregates the runs of one batch.
 func SummarizeRuns(runs []Run) BatchSummary {
-	s := BatchSummary{Total: len(runs), Counts: map[JobState]int{}}
+	c := map[JobState]int{}
 	for _, r := range runs {
-		s.Counts[r.Status]++
+		c[r.Status]++
+	}
+	return SummarizeCounts(c)
+}
+
+// SummarizeCounts aggregates a batch from its runs counted by job state.
+func SummarizeCounts(counts map[JobState]int) BatchSummary {
+	s := BatchSummary{Counts: map[JobState]int{}}
+	for st, n := range counts {
+		if n > 0 {
+			s.Counts[st] = n
+			s.Total += n
+		}
 	}
 	c := s.Counts
 	switch {
@@ -23,7 +35,7 @@ func SummarizeRuns(runs []Run) BatchSummary {
 		s.Status = "running"
 	case c[JobFailedRetryable]+c[JobFailedManualIntervention] > 0:
 		s.Status = "failed"
-	case c[JobCompleted]+c[JobReconciled] == len(runs):
+	case c[JobCompleted]+c[JobReconciled] == s.Total:
 		s.Status = "completed"
 	default:
 		s.Status = "cancelled"

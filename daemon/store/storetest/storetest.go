@@ -38,7 +38,7 @@ func groups() []group {
 	return []group{
 		{"Sites", testSites}, {"SitePolicy", testSitePolicy},
 		{"Nodes", testNodes}, {"NodeTransitions", testNodeTransitions}, {"NodeIdentity", testNodeIdentity},
-		{"DeleteUnenrolledNode", testDeleteUnenrolled}, {"NodePages", testNodePages}, {"RunPages", testRunPages},
+		{"DeleteUnenrolledNode", testDeleteUnenrolled}, {"NodePages", testNodePages}, {"NodeCounts", testNodeCounts}, {"RunPages", testRunPages},
 		{"KindPages", testKindPages}, {"DriftPages", testDriftPages}, {"TokenPages", testTokenPages},
 		{"Runs", testRuns}, {"RunEvents", testRunEvents}, {"AdvanceRun", testAdvanceRun},
 		{"Leases", testLeases}, {"LeaseRequests", testLeaseRequests}, {"Fencing", testFencing},
@@ -48,7 +48,7 @@ func groups() []group {
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"EnrollmentRenewal", testEnrollmentRenewal},
 		{"BootstrapTickets", testBootstrapTickets},
-		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit},
+		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit}, {"BatchPages", testBatchPages},
 		{"MaasState", testMaasState}, {"MaasStates", testMaasStates}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
 		{"Outbox", testOutbox}, {"OutboxPrune", testOutboxPrune},
 		{"ConcurrentWriters", testConcurrentWriters}, {"Reopen", testReopen}, {"Closed", testClosed},
