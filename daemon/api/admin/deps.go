@@ -24,6 +24,7 @@ type Store interface {
 	CreateNode(ctx context.Context, n lifecycle.Node) error
 	GetNode(ctx context.Context, id string) (lifecycle.Node, error)
 	ListNodes(ctx context.Context, f lifecycle.NodeFilter) ([]lifecycle.Node, error)
+	CountNodes(ctx context.Context) ([]lifecycle.NodeCount, error)
 	TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (lifecycle.Node, error)
 	GetRun(ctx context.Context, id string) (lifecycle.Run, error)
 	ListRuns(ctx context.Context, f lifecycle.RunFilter) ([]lifecycle.Run, error)

@@ -39,6 +39,8 @@ func (a *API) routes() []route {
 		{http.MethodGet, Prefix + "/onboardings", viewer, a.listOnboardings},
 		{http.MethodGet, Prefix + "/onboardings/{id}", viewer, a.getOnboarding},
 		{http.MethodGet, Prefix + "/nodes", viewer, a.listNodes},
+		{http.MethodGet, Prefix + "/nodes/counts", viewer, a.countNodes}, // before /nodes/{id}
+		{http.MethodGet, Prefix + "/batches", viewer, a.listBatches},
 		{http.MethodPost, Prefix + "/nodes", operator, a.createNode},
 		{http.MethodPost, Prefix + "/nodes/{id}/bootstrap", operator, a.reissueBootstrap},
 		{http.MethodGet, Prefix + "/nodes/{id}", viewer, a.getNode},
