@@ -3,6 +3,7 @@ package console_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -34,13 +35,15 @@ type env struct {
 	tokens map[lifecycle.Role]string
 	logs   *syncBuffer
 	runner *runner.Runner
+	// calls logs every admin API request the console makes, one a line.
+	calls *syncBuffer
 }
 
 func newEnv(t *testing.T, tls bool) *env {
 	t.Helper()
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Logger: slog.New(slog.DiscardHandler)})
 	must(t, err)
-	e := &env{t: t, store: st, tokens: map[lifecycle.Role]string{}, logs: &syncBuffer{}}
+	e := &env{t: t, store: st, tokens: map[lifecycle.Role]string{}, logs: &syncBuffer{}, calls: &syncBuffer{}}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	run := runner.New(runner.Options{Store: st, Defs: func(lifecycle.Run) (*runner.Def, error) { return testDef(), nil },
 		Logger: log, Holder: "test", Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
@@ -50,7 +53,11 @@ func newEnv(t *testing.T, tls bool) *env {
 	<-run.Ready()
 	e.runner = run
 	api := admin.New(admin.Config{Store: st, Runner: run, Logger: log}).Handler()
-	h := console.New(console.Deps{Admin: api, Tokens: st, Logger: log})
+	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(e.calls, "%s %s\n", r.Method, r.URL.RequestURI())
+		api.ServeHTTP(w, r)
+	})
+	h := console.New(console.Deps{Admin: logged, Tokens: st, Logger: log})
 	if tls {
 		e.srv = httptest.NewTLSServer(h)
 	} else {
@@ -100,7 +107,8 @@ func (e *env) onboard(host, batch string, want lifecycle.JobState) string {
 	sub := lifecycle.Submission{IdempotencyKey: "k-" + host, RequestHash: host, Runs: []lifecycle.Run{{ID: "run-" + host,
 		Kind: lifecycle.RunOnboarding, SiteID: "site-1", NodeID: node.ID, BatchID: batch, Hostname: host, Status: lifecycle.JobPending}}}
 	if batch != "" {
-		sub.Batch = &lifecycle.Batch{ID: batch, SiteID: "site-1", Kind: lifecycle.RunOnboarding, RunIDs: []string{"run-" + host}}
+		sub.Batch = &lifecycle.Batch{ID: batch, SiteID: "site-1", Kind: lifecycle.RunOnboarding, RunIDs: []string{"run-" + host},
+			RequestedBy: "token:operator:tok-b"}
 	}
 	_, err := e.store.Submit(ctx, sub)
 	must(e.t, err)

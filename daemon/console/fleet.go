@@ -7,12 +7,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-const (
-	// pageSize is how many rows a console list shows per page.
-	pageSize = "50"
-	// countPages bounds the pages (of 1,000 nodes) the fleet's counts read.
-	countPages = 50
-)
+// pageSize is how many rows a console list shows per page.
+const pageSize = "50"
 
 // node is a row of GET /nodes.
 type nodeRow struct {
@@ -80,34 +76,20 @@ func (c *Console) fleet(w http.ResponseWriter, r *http.Request, s *session) {
 	c.render(w, r, http.StatusOK, "fleet", view{Title: "Fleet", Session: s, Data: d})
 }
 
-// counts reads every node's site and state, page by page, into one line
-// per site.
+// counts reads the nodes counted by site and state (GET /nodes/counts,
+// from the store's indexes) into one line per site.
 func (c *Console) counts(r *http.Request, s *session) ([]siteCount, error) {
+	var in struct{ Counts []lifecycle.NodeCount }
+	if err := c.get(r.Context(), s, "/nodes/counts", nil, &in); err != nil {
+		return nil, err
+	}
 	var out []siteCount
-	idx := map[string]int{}
-	q := url.Values{"limit": {"1000"}}
-	for range countPages {
-		var page struct {
-			Nodes []nodeRow
-			Next  string `json:"next_cursor"`
+	for _, n := range in.Counts {
+		if len(out) == 0 || out[len(out)-1].Site != n.SiteID {
+			out = append(out, siteCount{Site: n.SiteID, States: map[lifecycle.NodeState]int{}})
 		}
-		if err := c.get(r.Context(), s, "/nodes", q, &page); err != nil {
-			return nil, err
-		}
-		for _, n := range page.Nodes {
-			i, ok := idx[n.SiteID]
-			if !ok {
-				i = len(out)
-				idx[n.SiteID] = i
-				out = append(out, siteCount{Site: n.SiteID, States: map[lifecycle.NodeState]int{}})
-			}
-			out[i].Total++
-			out[i].States[n.Status]++
-		}
-		if page.Next == "" {
-			break
-		}
-		q.Set("cursor", page.Next)
+		out[len(out)-1].Total += n.Count
+		out[len(out)-1].States[n.Status] = n.Count
 	}
 	return out, nil
 }

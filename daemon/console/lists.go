@@ -4,49 +4,48 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// batchRow is one batch of onboardings and its aggregate.
+// batchRow is one batch of GET /batches: what was asked, by whom, and
+// its runs' aggregate.
 type batchRow struct {
-	ID      string
-	Summary lifecycle.BatchSummary
+	ID          string
+	SiteID      string `json:"site_id"`
+	SKU         string
+	RequestedBy string    `json:"requested_by"`
+	RequestedAt time.Time `json:"requested_at"`
+	Summary     lifecycle.BatchSummary
 }
 
-// batches lists the batches of the onboardings, newest request last,
-// each with its aggregate status.
+// batchesData is a page of batches.
+type batchesData struct {
+	Batches []batchRow
+	Next    string
+}
+
+// batches lists the batches of onboardings a page at a time (GET
+// /batches), each with its aggregate status.
 func (c *Console) batches(w http.ResponseWriter, r *http.Request, s *session) {
-	var runs []lifecycle.Run
-	q := url.Values{"limit": {"1000"}}
-	for range countPages {
-		var page struct {
-			Onboardings []lifecycle.Run
-			Next        string `json:"next_cursor"`
-		}
-		if err := c.get(r.Context(), s, "/onboardings", q, &page); err != nil {
-			c.apiFail(w, r, s, err)
-			return
-		}
-		runs = append(runs, page.Onboardings...)
-		if page.Next == "" {
-			break
-		}
-		q.Set("cursor", page.Next)
+	var page struct {
+		Batches []batchRow
+		Next    string `json:"next_cursor"`
 	}
-	by := map[string][]lifecycle.Run{}
-	var order []string
-	for _, run := range runs {
-		if _, ok := by[run.BatchID]; !ok {
-			order = append(order, run.BatchID)
-		}
-		by[run.BatchID] = append(by[run.BatchID], run)
+	q := url.Values{"limit": {pageSize}}
+	if cur := r.URL.Query().Get("cursor"); cur != "" {
+		q.Set("cursor", cur)
 	}
-	rows := make([]batchRow, 0, len(order))
-	for _, id := range order {
-		rows = append(rows, batchRow{ID: id, Summary: lifecycle.SummarizeRuns(by[id])})
+	if err := c.get(r.Context(), s, "/batches", q, &page); err != nil {
+		c.apiFail(w, r, s, err)
+		return
 	}
-	c.render(w, r, http.StatusOK, "batches", view{Title: "Batches", Session: s, Data: rows})
+	d := batchesData{Batches: page.Batches}
+	if page.Next != "" {
+		d.Next = url.Values{"cursor": {page.Next}}.Encode()
+	}
+	c.render(w, r, http.StatusOK, "batches", view{Title: "Batches", Session: s, Data: d})
 }
 
 // batchData is one batch: its aggregate and a page of its runs.

@@ -35,7 +35,9 @@ func TestNodeCounts(t *testing.T) {
 	r.decode(t, &got)
 	want := []lifecycle.NodeCount{{SiteID: a, Status: lifecycle.NodeActive, Count: 1}, {SiteID: a, Status: lifecycle.NodeEnrolling, Count: 1},
 		{SiteID: b, Status: lifecycle.NodeBootstrapIssued, Count: 1}}
-	slices.SortFunc(want, func(x, y lifecycle.NodeCount) int { return strings.Compare(x.SiteID+"/"+string(x.Status), y.SiteID+"/"+string(y.Status)) })
+	slices.SortFunc(want, func(x, y lifecycle.NodeCount) int {
+		return strings.Compare(x.SiteID+"/"+string(x.Status), y.SiteID+"/"+string(y.Status))
+	})
 	if d := cmp.Diff(want, got.Counts); d != "" || got.Total != 3 {
 		t.Errorf("counts (-want +got):\n%s\ntotal %d, want 3", d, got.Total)
 	}
