@@ -67,6 +67,9 @@ func TestListCommandsFollowPages(t *testing.T) {
 		})
 		d.must(err)
 		d.must(d.store.CreateAdminToken(ctx, lifecycle.AdminToken{ID: fmt.Sprintf("tok-%d", i), Name: "t", Role: lifecycle.RoleViewer, Hash: fmt.Sprint("h", i)}))
+		_, err = d.store.Submit(ctx, lifecycle.Submission{Batch: &lifecycle.Batch{ID: fmt.Sprintf("batch-%d", i), SiteID: d.site, Kind: lifecycle.RunOnboarding},
+			Runs: []lifecycle.Run{{ID: fmt.Sprintf("onb-%d", i), Kind: lifecycle.RunOnboarding, SiteID: d.site, Hostname: "b" + host, Status: lifecycle.JobPending}}})
+		d.must(err)
 	}
 	_, err := d.store.UpsertRoCEAssignments(ctx, d.site, roce)
 	d.must(err)
@@ -79,6 +82,7 @@ func TestListCommandsFollowPages(t *testing.T) {
 		{[]string{"override", "list", d.site}, "overrides", 3},
 		{[]string{"roce", "list", d.site}, "items", 3},
 		{[]string{"decommission", "list"}, "decommissions", 3},
+		{[]string{"onboarding", "batches"}, "batches", 3},
 		{[]string{"reconcile", "drift"}, "drift", 3},
 		{[]string{"token", "list"}, "tokens", 4}, // and the bootstrap token
 	} {

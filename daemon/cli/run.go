@@ -39,7 +39,7 @@ var commands = map[string]command{
 	"roce import": roceImport, "roce list": roceList, "roce delete": roceDelete,
 	"onboard":         onboard,
 	"onboarding get":  onboardingGet,
-	"onboarding list": onboardingList, "onboarding watch": onboardingWatch,
+	"onboarding list": onboardingList, "onboarding watch": onboardingWatch, "onboarding batches": onboardingBatches,
 	"node list": nodeList, "node get": nodeGet, "node activate": nodeActivate,
 	"token create": tokenCreate, "token list": tokenList, "token revoke": tokenRevoke,
 	"audit": auditList,
