@@ -28,7 +28,10 @@ type nodeData struct {
 	Runs     []runRow
 	Observed lifecycle.ObservedMaas // as the latest run last saw it
 	Drift    *lifecycle.NodeMaasState
-	CanAct   bool
+	CanAct   bool // the session's role may act at all
+	// CanActivate and CanDecommission: the node's state allows the action
+	// (the lifecycle's rules, which the admin API enforces).
+	CanActivate, CanDecommission bool
 }
 
 func (c *Console) node(w http.ResponseWriter, r *http.Request, s *session) {
@@ -43,6 +46,7 @@ func (c *Console) node(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	d.Node, d.Runs, d.CanAct = detail.Node, detail.Runs, canAct(s)
+	d.CanActivate, d.CanDecommission = lifecycle.CanActivate(d.Node.Status), lifecycle.CanDecommission(d.Node.Status)
 	if len(d.Runs) > 0 {
 		d.Observed = d.Runs[len(d.Runs)-1].Observed
 	}

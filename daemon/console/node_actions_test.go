@@ -133,3 +133,35 @@ func TestRunActionsFollowState(t *testing.T) {
 		t.Error("the run page shows an empty requester")
 	}
 }
+
+// TestNodeActionsFollowState: the node page offers Activate only for a
+// quarantined node and Decommission only where one may start (the
+// lifecycle's rules the API enforces), and says so when none applies.
+func TestNodeActionsFollowState(t *testing.T) {
+	e := newEnv(t, false)
+	e.onboard("gpu-02", "", lifecycle.JobCompleted)
+	b := e.signIn(lifecycle.RoleOperator)
+	for _, c := range []struct {
+		from, to           lifecycle.NodeState
+		actor              lifecycle.Actor
+		activate, decommis bool
+	}{
+		{"", lifecycle.NodeEnrolling, "", false, false},
+		{lifecycle.NodeEnrolling, lifecycle.NodeActive, lifecycle.ActorOnboarding, false, true},
+		{lifecycle.NodeActive, lifecycle.NodeQuarantined, lifecycle.ActorReconciler, true, true},
+	} {
+		if c.from != "" {
+			e.move("node-gpu-02", c.from, c.to, c.actor)
+		}
+		_, page := b.get("/console/nodes/node-gpu-02")
+		if got := strings.Contains(page, "Activate…"); got != c.activate {
+			t.Errorf("a node that is %s: Activate offered %v, want %v", c.to, got, c.activate)
+		}
+		if got := strings.Contains(page, "Decommission…"); got != c.decommis {
+			t.Errorf("a node that is %s: Decommission offered %v, want %v", c.to, got, c.decommis)
+		}
+		if none := strings.Contains(page, "No action applies"); none != (!c.activate && !c.decommis) {
+			t.Errorf("a node that is %s: 'No action applies' shown %v", c.to, none)
+		}
+	}
+}

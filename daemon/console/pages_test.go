@@ -22,7 +22,7 @@ func TestPages(t *testing.T) {
 	for path, want := range map[string][]string{
 		"/console/fleet":                      {"Nodes by site and state (2)", "site-1", "bad-gpu-01", "gpu-02"},
 		"/console/fleet?hostname=gpu-02":      {"gpu-02"},
-		"/console/nodes/node-bad-gpu-01":      {"sys-bad-gpu-01", failed, "hardware_mismatch", "Decommission…"},
+		"/console/nodes/node-bad-gpu-01":      {"sys-bad-gpu-01", failed, "hardware_mismatch", "No action applies to a node that is enrolling"},
 		"/console/runs/" + failed:             {"hardware_mismatch", "no BOSS disk", "Recommended action", "configure_storage</strong> attempt 1: failed", "Retry stage…"},
 		"/console/batches":                    {"batch-1", "failed"},
 		"/console/batches/batch-1":            {"bad-gpu-01", "failed_manual_intervention"},
@@ -95,6 +95,7 @@ func TestRetryNeedsReason(t *testing.T) {
 func TestViewerCannotAct(t *testing.T) {
 	e := newEnv(t, false)
 	id := e.onboard("bad-gpu-01", "", lifecycle.JobFailedManualIntervention)
+	e.move("node-bad-gpu-01", lifecycle.NodeEnrolling, lifecycle.NodeActive, lifecycle.ActorOnboarding) // an operator could decommission it
 	b := e.signIn(lifecycle.RoleViewer)
 	_, page := b.get("/console/runs/" + id)
 	if strings.Contains(page, "/act/") || strings.Contains(page, "Retry stage") {

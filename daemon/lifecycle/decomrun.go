@@ -17,10 +17,6 @@ func orDefault(v, def int) int {
 	return v
 }
 
-// decommissionable are the node states a decommission may start from:
-// the run then owns the node (the reconciler leaves it alone).
-var decommissionable = map[NodeState]bool{NodeActive: true, NodeOffline: true, NodeQuarantined: true}
-
 // NewDecommissionRun returns the pending run of decommission request req
 // on node n, with id, requested by requestedBy at now. Empty erase and
 // storage cleanup become none. Errors: invalid for a bad request (naming
@@ -33,7 +29,7 @@ func NewDecommissionRun(id string, n Node, req DecommissionRequest, requestedBy 
 	if err := req.Validate(); err != nil {
 		return Run{}, err
 	}
-	if !decommissionable[n.Status] {
+	if !CanDecommission(n.Status) {
 		return Run{}, Errorf(CodeConflict, op, "node %s is %s; a decommission starts from active, offline or quarantined", n.ID, n.Status)
 	}
 	if req.Mode.TouchesMaas() && n.MaasSystemID == "" {

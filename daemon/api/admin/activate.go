@@ -25,7 +25,7 @@ func (a *API) activateNode(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if n.Status != lifecycle.NodeQuarantined {
+	if !lifecycle.CanActivate(n.Status) {
 		return 0, nil, lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s is %s; only a quarantined node is activated", id, n.Status)
 	}
 	st, err := a.store.GetNodeMaasState(ctx, id)
