@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 )
 
@@ -36,7 +35,10 @@ func (c *Console) call(ctx context.Context, s *session, method, path string, q u
 	if len(q) > 0 {
 		target += "?" + q.Encode()
 	}
-	r := httptest.NewRequestWithContext(ctx, method, target, rd)
+	r, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		return err
+	}
 	r.RemoteAddr = "127.0.0.1:0" // in-process: the console itself
 	r.Header.Set("Authorization", "Bearer "+s.token.Reveal())
 	if body != nil {
@@ -45,23 +47,23 @@ func (c *Console) call(ctx context.Context, s *session, method, path string, q u
 	for k, v := range hdr {
 		r.Header.Set(k, v)
 	}
-	w := httptest.NewRecorder()
+	w := newAnswer()
 	c.admin.ServeHTTP(w, r)
-	if w.Code/100 != 2 {
-		e := &apiError{Status: w.Code}
+	if code := w.status(); code/100 != 2 {
+		e := &apiError{Status: code}
 		var p struct{ Title, Detail string }
-		if json.Unmarshal(w.Body.Bytes(), &p) == nil {
+		if json.Unmarshal(w.body.Bytes(), &p) == nil {
 			e.Title, e.Detail = p.Title, p.Detail
 		}
 		if e.Title == "" {
-			e.Title = http.StatusText(w.Code)
+			e.Title = http.StatusText(e.Status)
 		}
 		return e
 	}
 	if out == nil {
 		return nil
 	}
-	return json.Unmarshal(w.Body.Bytes(), out)
+	return json.Unmarshal(w.body.Bytes(), out)
 }
 
 // get is call for a GET.

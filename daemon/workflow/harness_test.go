@@ -107,7 +107,10 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 		Outbox: s.outbox, Metrics: s.metrics, Logger: quiet()}
 	ro := runner.Options{Store: st, Holder: "test", Logger: quiet(),
 		Defs:    func(r lifecycle.Run) (*runner.Def, error) { return s.deps.Defs(r) },
-		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, LeaseTTL: o.leaseTTL}
+		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, LeaseTTL: o.leaseTTL,
+		// An outage is waited out for a second here (30 min in production),
+		// so a MAAS that stays down reaches its attempt bound within the test.
+		UpstreamPatience: time.Second}
 	if o.clock != nil {
 		ro.Clock = o.clock
 	}
