@@ -42,7 +42,7 @@ func groups() []group {
 		{"Runs", testRuns}, {"RunEvents", testRunEvents}, {"AdvanceRun", testAdvanceRun},
 		{"Leases", testLeases}, {"LeaseRequests", testLeaseRequests}, {"Fencing", testFencing},
 		{"EventWriters", testEventWriters},
-		{"Audit", testAudit}, {"Tokens", testTokens},
+		{"Audit", testAudit}, {"AuditBatch", testAuditBatch}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"EnrollmentRenewal", testEnrollmentRenewal},
 		{"BootstrapTickets", testBootstrapTickets},
