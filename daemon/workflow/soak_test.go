@@ -77,6 +77,9 @@ func TestSoakOnboardingsAndDriftChecksStayBounded(t *testing.T) {
 		if rep.Nodes != done || rep.Drifted != 0 || rep.Owned != 0 {
 			t.Fatalf("drift pass after %d onboardings: %+v (want every node checked, none drifted or owned by a run)", done, rep)
 		}
+		if testing.Verbose() {
+			t.Logf("after %d onboardings (%v): %s", done, time.Since(began).Round(time.Second), takeSoakSample(t, path))
+		}
 	}
 	last := settleSoak(t, path, first)
 	t.Logf("soak end after %d onboardings and %d drift passes in %v: %s", n, (n+soakWave-1)/soakWave, time.Since(began).Round(time.Second), last)
