@@ -6,11 +6,11 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// defaultStepWrites is Options.StepWrites when unset: enough to keep a
-// single-writer store (bbolt's one write transaction at a time, the dqlite
-// store's write lock) busy, few enough that a write outside the steps
-// waits for a handful of commits, not for a whole batch's.
-const defaultStepWrites = 8
+// defaultStepWrites is Options.StepWrites when unset: enough to fill a
+// group commit (the bbolt store commits concurrent journal writes
+// together), few enough that a write outside the steps waits for a
+// commit or two, not for a whole batch's.
+const defaultStepWrites = 32
 
 // advance is the steps' journal write: Store.AdvanceRun once one of the
 // runner's StepWrites slots is free. A thousand runs admitted together

@@ -62,7 +62,7 @@ type Options struct {
 	// (succeeded, skipped or failed) after its journal write committed.
 	// It must not block; it cannot change what the runner does.
 	Observe func(StageObservation)
-	// StepWrites bounds the steps' journal writes in flight at once (8):
+	// StepWrites bounds the steps' journal writes in flight at once (32):
 	// the rest wait in the runner, so that the lease renewal and the
 	// admin API's writes queue behind a few commits, not a whole batch's.
 	StepWrites int
