@@ -48,11 +48,16 @@ func BenchmarkDaemonRSS(b *testing.B) {
 	counts := w.waitActive(10 * time.Minute)
 	b.StopTimer()
 	rss, hwm := procStatusMB(b, pid, "VmRSS"), procStatusMB(b, pid, "VmHWM")
+	// RSS split: anonymous (Go heap, stacks, runtime) and file-backed
+	// (chiefly the bbolt file's mapped pages).
+	anon, file := procStatusMB(b, pid, "RssAnon"), procStatusMB(b, pid, "RssFile")
 	w.logHeap()
 	b.Logf("after %v: runs by status %v, stages of the running ones %v", time.Since(start).Round(time.Second), counts.status, counts.stages)
 	b.ReportMetric(idle, "idle_rss_MB")
 	b.ReportMetric(rss, "rss_MB")
 	b.ReportMetric(hwm, "hwm_MB")
+	b.ReportMetric(anon, "rss_anon_MB")
+	b.ReportMetric(file, "rss_file_MB")
 	b.ReportMetric(rss/idle, "ratio_rss_idle")
 	b.ReportMetric(rss/rssTargetMB, "ratio_rss_target")
 	b.ReportMetric(float64(counts.status["running"]), "running")
