@@ -179,6 +179,11 @@ type AuditFilter struct {
 type AuditStore interface {
 	// AppendAudit stores e, assigning Seq and At.
 	AppendAudit(ctx context.Context, e AuditEntry) (AuditEntry, error)
+	// AppendAudits stores es in order in one transaction (every entry or
+	// none: invalid when one lacks actor, action or target kind), each
+	// with the next Seq and the same At. A batch of 1,000 onboardings is
+	// audited in one commit, not 1,000.
+	AppendAudits(ctx context.Context, es []AuditEntry) ([]AuditEntry, error)
 	// ListAudit returns matching entries in Seq order.
 	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, error)
 }

@@ -34,7 +34,7 @@ func (r *Runner) compensate(ctx context.Context, def *Def, run lifecycle.Run, f 
 			}
 			p := plan{run: run, now: r.opt.Clock.Now()}
 			mutate, fe := p.fail(lifecycle.FailStateAmbiguity, err, map[string]string{"compensating": string(sd.Stage)})
-			next, _, werr := r.opt.Store.AdvanceRun(ctx, f, run.ID, mutate, append(evs, fe...))
+			next, _, werr := r.advance(ctx, f, run.ID, mutate, append(evs, fe...))
 			if werr != nil {
 				return stepResult{run: run, err: werr}
 			}
@@ -50,7 +50,7 @@ func (r *Runner) compensate(ctx context.Context, def *Def, run lifecycle.Run, f 
 		return stepResult{run: run, aborted: true}
 	}
 	now := r.opt.Clock.Now()
-	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, func(x *lifecycle.Run) error {
+	next, _, err := r.advance(ctx, f, run.ID, func(x *lifecycle.Run) error {
 		then := x.Vars[varThen]
 		delete(x.Vars, varThen)
 		x.WaitUntil, x.WaitKeys, x.StageStartedAt = nil, nil, nil

@@ -66,6 +66,10 @@ type Options struct {
 	// (succeeded, skipped or failed) after its journal write committed.
 	// It must not block; it cannot change what the runner does.
 	Observe func(StageObservation)
+	// StepWrites bounds the steps' journal writes in flight at once (32):
+	// the rest wait in the runner, so that the lease renewal and the
+	// admin API's writes queue behind a few commits, not a whole batch's.
+	StepWrites int
 }
 
 // Runner drives runs. Create with New, start with Run.
@@ -87,6 +91,8 @@ type Runner struct {
 	wakes    uint64
 	lastWake map[string]uint64
 	scans    int // scans so far (scan.go)
+	// writes holds a token per step journal write in flight (gate.go).
+	writes chan struct{}
 	// ctx is Run's context; only the loop and the workers it starts use it.
 	ctx   context.Context
 	wg    sync.WaitGroup
@@ -122,10 +128,13 @@ func New(o Options) *Runner {
 	if o.UpstreamPatience == 0 {
 		o.UpstreamPatience = DefaultUpstreamPatience
 	}
+	if o.StepWrites < 1 {
+		o.StepWrites = defaultStepWrites
+	}
 	return &Runner{opt: o, log: o.Logger.With("component", "runner"), msgs: make(chan func(), 1024),
 		sites: map[string]*siteState{}, runs: map[string]*runState{}, keys: map[string]map[string]bool{},
 		lastWake: map[string]uint64{}, retrying: map[string]bool{}, homes: map[string]bool{},
-		ready: make(chan struct{}), quit: make(chan struct{})}
+		writes: make(chan struct{}, o.StepWrites), ready: make(chan struct{}), quit: make(chan struct{})}
 }
 
 // Run owns the runner's loop until ctx ends. It claims the lease of every

@@ -88,6 +88,9 @@ func (r *Runner) admit(s *siteState) {
 	if err != nil || limit < 1 {
 		limit = lifecycle.DefaultSitePolicy(s.id).BatchMaxParallel
 	}
+	if len(s.admitted) >= limit {
+		return // full: with 10,000 queued, every run that ends would walk the queue for nothing
+	}
 	kept := s.pending[:0]
 	for _, id := range s.pending {
 		rs := r.runs[id]

@@ -106,7 +106,7 @@ func (r *Runner) execute(ctx context.Context, def *Def, run lifecycle.Run, f lif
 	p := plan{def: def, sd: sd, run: run, c: c, out: out, err: serr, now: r.opt.Clock.Now(), policy: policy, backoff: r.backoff,
 		patience: r.opt.UpstreamPatience}
 	mutate, evs := p.build()
-	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, mutate, evs)
+	next, _, err := r.advance(ctx, f, run.ID, mutate, evs)
 	if err != nil {
 		return stepResult{run: run, err: err}
 	}
@@ -140,7 +140,7 @@ func (r *Runner) start(ctx context.Context, def *Def, run lifecycle.Run, f lifec
 	probe := run
 	_ = mutate(&probe)
 	evs := []lifecycle.RunEvent{{Stage: probe.CurrentStage, Attempt: probe.CurrentAttempt, Status: lifecycle.EventStarted, Message: msg}}
-	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, mutate, evs)
+	next, _, err := r.advance(ctx, f, run.ID, mutate, evs)
 	return next, err
 }
 
@@ -148,7 +148,7 @@ func (r *Runner) start(ctx context.Context, def *Def, run lifecycle.Run, f lifec
 func (r *Runner) commitFailure(ctx context.Context, run lifecycle.Run, f lifecycle.Fence, class lifecycle.FailureClass, cause error) stepResult {
 	p := plan{run: run, now: r.opt.Clock.Now()}
 	mutate, evs := p.fail(class, cause, nil)
-	next, _, err := r.opt.Store.AdvanceRun(ctx, f, run.ID, mutate, evs)
+	next, _, err := r.advance(ctx, f, run.ID, mutate, evs)
 	if err != nil {
 		return stepResult{run: run, err: err}
 	}

@@ -21,8 +21,10 @@ import (
 
 // submitQueued posts rssQueued onboardings to the admin API in batches of
 // 1,000 (its limit): the simulator's machines first, then hosts MAAS does
-// not know, which stay queued behind them.
-func (w *world) submitQueued() {
+// not know, which stay queued behind them. It returns the slowest
+// batch's answer time.
+func (w *world) submitQueued() time.Duration {
+	var slowest time.Duration
 	w.t.Helper()
 	hosts := make([]string, 0, len(w.sim.machines))
 	for h := range w.sim.machines {
@@ -40,11 +42,14 @@ func (w *world) submitQueued() {
 			nodes[i] = map[string]string{"hostname": fmt.Sprintf("queued-%05d", n), "ipmi_ip": fmt.Sprintf("10.%d.%d.%d", 200+n/65536, n/256%256, n%256)}
 		}
 		body := map[string]any{"site_id": w.site, "profile_id": "default", "sku_id": "mi300x.192g.8gpu", "nodes": nodes}
+		sent := time.Now()
 		code, out := w.daemon.admin(http.MethodPost, "/api/v1/admin/onboardings/batch", body, fmt.Sprintf("rss-bench-%d", batch))
 		if code != http.StatusCreated && code != http.StatusAccepted {
 			w.t.Fatalf("batch %d: %d %.500s", batch, code, out)
 		}
+		slowest = max(slowest, time.Since(sent))
 	}
+	return slowest
 }
 
 // runCounts are the site's runs by status, and the running ones by stage.

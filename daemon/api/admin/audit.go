@@ -24,18 +24,32 @@ type change struct {
 // audit records a mutation that already happened. A failed audit write
 // is logged, not answered: the change stands and the caller must not retry it.
 func (a *API) audit(ctx context.Context, r *http.Request, c *call, ch change) {
+	if _, err := a.store.AppendAudit(context.WithoutCancel(ctx), auditEntry(r, c, ch)); err != nil {
+		a.log.Error("audit write failed", "action", ch.action, "target", ch.id, "request_id", c.requestID, "err", err)
+	}
+}
+
+// auditAll records changes in one store write, as audit does one.
+func (a *API) auditAll(ctx context.Context, r *http.Request, c *call, changes []change) {
+	es := make([]lifecycle.AuditEntry, len(changes))
+	for i, ch := range changes {
+		es[i] = auditEntry(r, c, ch)
+	}
+	if _, err := a.store.AppendAudits(context.WithoutCancel(ctx), es); err != nil {
+		a.log.Error("audit write failed", "entries", len(es), "request_id", c.requestID, "err", err)
+	}
+}
+
+func auditEntry(r *http.Request, c *call, ch change) lifecycle.AuditEntry {
 	ids := map[string]string{"request_id": c.requestID}
 	for k, v := range ch.correlated {
 		if v != "" {
 			ids[k] = v
 		}
 	}
-	e := lifecycle.AuditEntry{Actor: c.who.Actor(), Role: string(c.who.Role), Action: ch.action,
+	return lifecycle.AuditEntry{Actor: c.who.Actor(), Role: string(c.who.Role), Action: ch.action,
 		Reason: clip(r.Header.Get(ReasonHeader), 512), TargetKind: ch.kind, TargetID: ch.id,
 		PriorState: ch.prior, ExpectedTarget: ch.expected, CorrelationIDs: ids}
-	if _, err := a.store.AppendAudit(context.WithoutCancel(ctx), e); err != nil {
-		a.log.Error("audit write failed", "action", ch.action, "target", ch.id, "request_id", c.requestID, "err", err)
-	}
 }
 
 func clip(s string, n int) string {

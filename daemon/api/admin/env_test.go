@@ -45,7 +45,10 @@ type env struct {
 	pki     *pki.PKI
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { t.Helper(); return newEnvWith(t, nil) }
+
+// newEnvWith is newEnv whose admin API sees the store through wrap.
+func newEnvWith(t testing.TB, wrap func(*bolt.Store) admin.Store) *env {
 	t.Helper()
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "s.db"), secrets: &fakeSecrets{data: map[string]map[string]string{}},
 		logs: &syncBuffer{}, tokens: map[lifecycle.Role]string{}, recon: &fakeRecon{}}
@@ -64,7 +67,11 @@ func newEnv(t testing.TB) *env {
 	ca, err := pki.Open(pki.Options{Dir: filepath.Join(t.TempDir(), "pki")})
 	e.must(err)
 	e.pki = ca
-	api := admin.New(admin.Config{Store: st, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
+	var apiStore admin.Store = st
+	if wrap != nil {
+		apiStore = wrap(st)
+	}
+	api := admin.New(admin.Config{Store: apiStore, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
 		ProbeTimeout: 2 * time.Second, Enrollment: ca, Backup: st, Bootstrap: ca, AgentURL: "https://region.example:5291",
 		SKUs: testSKUs(t)})
 	e.handler = api.Handler()

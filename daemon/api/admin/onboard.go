@@ -149,12 +149,16 @@ func (a *API) nodeIDs(r *http.Request, sub lifecycle.Submission, runIDs []string
 	return out, nil
 }
 
+// auditSubmission audits each created run, all in one store write: a
+// batch of 1,000 is one commit, not 1,000 queued behind the runs it starts.
 func (a *API) auditSubmission(r *http.Request, c *call, sub lifecycle.Submission, res lifecycle.SubmissionResult) {
-	for _, id := range res.RunIDs {
-		a.audit(r.Context(), r, c, change{action: "onboarding.create", kind: "run", id: id,
+	changes := make([]change, len(res.RunIDs))
+	for i, id := range res.RunIDs {
+		changes[i] = change{action: "onboarding.create", kind: "run", id: id,
 			expected: string(lifecycle.JobPending), correlated: map[string]string{
-				"batch_id": res.BatchID, "site_id": sub.Runs[0].SiteID, "idempotency_key": sub.IdempotencyKey}})
+				"batch_id": res.BatchID, "site_id": sub.Runs[0].SiteID, "idempotency_key": sub.IdempotencyKey}}
 	}
+	a.auditAll(r.Context(), r, c, changes)
 }
 
 // siteRef turns a missing site named in a body into a field error.

@@ -27,6 +27,34 @@ func (s *Store) AppendAudit(ctx context.Context, e lifecycle.AuditEntry) (out li
 	return out, err
 }
 
+// AppendAudits implements lifecycle.AuditStore.
+func (s *Store) AppendAudits(ctx context.Context, es []lifecycle.AuditEntry) ([]lifecycle.AuditEntry, error) {
+	const op = "store.AppendAudits"
+	if err := lifecycle.CheckAuditEntries(op, es); err != nil || len(es) == 0 {
+		return nil, err
+	}
+	out := make([]lifecycle.AuditEntry, len(es))
+	err := s.update(ctx, op, func(tx *bbolt.Tx) error {
+		b, now := tx.Bucket(bAudit), s.now()
+		for i, e := range es {
+			seq, err := b.NextSequence()
+			if err != nil {
+				return err
+			}
+			e.Seq, e.At = seq, now
+			if err := put(b, u64(seq), e); err != nil {
+				return err
+			}
+			out[i] = e
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ListAudit implements lifecycle.AuditStore.
 func (s *Store) ListAudit(ctx context.Context, f lifecycle.AuditFilter) ([]lifecycle.AuditEntry, error) {
 	out := []lifecycle.AuditEntry{}

@@ -60,7 +60,7 @@ func (s *Store) AdvanceRun(ctx context.Context, f lifecycle.Fence, id string, fn
 }
 
 func (s *Store) advance(ctx context.Context, op string, f lifecycle.Fence, id string, fn func(*lifecycle.Run) error, evs []lifecycle.RunEvent) (r lifecycle.Run, out []lifecycle.RunEvent, err error) {
-	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
+	err = s.batch(ctx, op, func(tx *bbolt.Tx) error {
 		old, l, err := fencedRun(tx, op, f, id)
 		if err != nil {
 			return err

@@ -32,6 +32,38 @@ func (s *Store) AppendAudit(ctx context.Context, e lifecycle.AuditEntry) (out li
 	return out, err
 }
 
+// AppendAudits implements lifecycle.AuditStore.
+func (s *Store) AppendAudits(ctx context.Context, es []lifecycle.AuditEntry) ([]lifecycle.AuditEntry, error) {
+	const op = "store.AppendAudits"
+	if err := lifecycle.CheckAuditEntries(op, es); err != nil || len(es) == 0 {
+		return nil, err
+	}
+	out := make([]lifecycle.AuditEntry, len(es))
+	err := s.update(ctx, op, func(tx *sql.Tx) error {
+		var last uint64
+		if err := tx.QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM audit`).Scan(&last); err != nil {
+			return err
+		}
+		now := s.now()
+		for i, e := range es {
+			e.Seq, e.At = last+uint64(i)+1, now
+			data, err := js(e)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`INSERT INTO audit (seq, data) VALUES (?, ?)`, int64(e.Seq), data); err != nil {
+				return err
+			}
+			out[i] = e
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ListAudit implements lifecycle.AuditStore.
 func (s *Store) ListAudit(ctx context.Context, f lifecycle.AuditFilter) ([]lifecycle.AuditEntry, error) {
 	out := []lifecycle.AuditEntry{}

@@ -27,6 +27,28 @@ func testAudit(t *testing.T, e *env) {
 	}
 }
 
+// testAuditBatch: a batch of entries is appended in order with
+// consecutive sequence numbers after the last entry, and a batch holding
+// one invalid entry writes none.
+func testAuditBatch(t *testing.T, e *env) {
+	_, err := e.st.AppendAudit(e.ctx, lifecycle.AuditEntry{Actor: "alice", Action: "site.create", TargetKind: "site"})
+	e.must(err)
+	batch := []lifecycle.AuditEntry{{Actor: "bob", Action: "onboarding.create", TargetKind: "run", TargetID: "r1"},
+		{Actor: "bob", Action: "onboarding.create", TargetKind: "run", TargetID: "r2"}}
+	got, err := e.st.AppendAudits(e.ctx, batch)
+	e.must(err)
+	if len(got) != 2 || got[0].Seq != 2 || got[1].Seq != 3 || got[1].TargetID != "r2" || got[0].At != e.clock.Now() {
+		t.Fatalf("appended %+v", got)
+	}
+	_, err = e.st.AppendAudits(e.ctx, append(batch, lifecycle.AuditEntry{Actor: "bob", Action: "x"}))
+	e.wantCode(err, lifecycle.CodeInvalid)
+	all, err := e.st.ListAudit(e.ctx, lifecycle.AuditFilter{})
+	e.must(err)
+	if len(all) != 3 || all[2].TargetID != "r2" {
+		t.Fatalf("after a refused batch the audit holds %+v", all)
+	}
+}
+
 func testTokens(t *testing.T, e *env) {
 	tok := lifecycle.AdminToken{ID: "t1", Name: "bootstrap", Role: lifecycle.RoleAdmin, Hash: "h1"}
 	e.must(e.st.CreateAdminToken(e.ctx, tok))

@@ -44,7 +44,7 @@ func groups() []group {
 		{"Leases", testLeases}, {"LeaseRequests", testLeaseRequests}, {"Fencing", testFencing},
 		{"LeaseClockJumpKeepsOneHolderFencedByEpoch", testLeaseClockJumps},
 		{"EventWriters", testEventWriters},
-		{"Audit", testAudit}, {"Tokens", testTokens},
+		{"Audit", testAudit}, {"AuditBatch", testAuditBatch}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"EnrollmentRenewal", testEnrollmentRenewal},
 		{"BootstrapTickets", testBootstrapTickets},
