@@ -283,6 +283,9 @@ type SiteConfigStore interface {
 	// ListBatches returns the matching batches in id order (a page when
 	// f.Limit > 0), each with its runs counted by job state.
 	ListBatches(ctx context.Context, f BatchFilter) ([]BatchCounts, error)
+	// CountBatch returns batch id with its runs counted by job state,
+	// without reading the runs' records whole.
+	CountBatch(ctx context.Context, id string) (BatchCounts, error)
 }
 
 // MaasStateStore keeps the observed MAAS layer and drift record per node.

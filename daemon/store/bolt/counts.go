@@ -101,3 +101,20 @@ func batchStatuses(tx *bbolt.Tx, id string) (map[lifecycle.JobState]int, error) 
 	}
 	return out, nil
 }
+
+// CountBatch implements lifecycle.RunStore: the batch record and its runs
+// counted by status through the run index's batch keys.
+func (s *Store) CountBatch(ctx context.Context, id string) (out lifecycle.BatchCounts, err error) {
+	const op = "store.CountBatch"
+	err = s.view(ctx, op, func(tx *bbolt.Tx) error {
+		ok, err := get(tx.Bucket(bBatches), id, &out.Batch)
+		if err == nil && !ok {
+			err = notFound(op, "batch", id)
+		}
+		if err == nil {
+			out.Counts, err = batchStatuses(tx, id)
+		}
+		return err
+	})
+	return out, err
+}

@@ -82,3 +82,22 @@ func batchCounts(tx *sql.Tx, bs []lifecycle.Batch) (map[string]map[lifecycle.Job
 	}
 	return out, rows.Err()
 }
+
+// CountBatch implements lifecycle.RunStore: the batch record and one
+// GROUP BY over its runs' batch_id column.
+func (s *Store) CountBatch(ctx context.Context, id string) (out lifecycle.BatchCounts, err error) {
+	const op = "store.CountBatch"
+	err = s.view(ctx, op, func(tx *sql.Tx) error {
+		ok, err := get(tx, &out.Batch, `SELECT data FROM batches WHERE id = ?`, id)
+		if err == nil && !ok {
+			err = notFound(op, "batch", id)
+		}
+		if err != nil {
+			return err
+		}
+		counts, err := batchCounts(tx, []lifecycle.Batch{out.Batch})
+		out.Counts = counts[id]
+		return err
+	})
+	return out, err
+}

@@ -101,6 +101,14 @@ func testBatchPages(t *testing.T, e *env) {
 			t.Errorf("batch b-4 = %+v, want site %s, requested by alice, counts %v", b4, s.ID, want)
 		}
 	}
+	one, err := e.st.CountBatch(e.ctx, "b-4")
+	e.must(err)
+	if want := map[lifecycle.JobState]int{lifecycle.JobRunning: 1, lifecycle.JobPending: 2}; one.Batch.ID != "b-4" || !cmp.Equal(one.Counts, want) {
+		t.Errorf("CountBatch(b-4) = %+v, want counts %v", one, want)
+	}
+	if _, err := e.st.CountBatch(e.ctx, "b-9"); lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+		t.Errorf("CountBatch of an unknown batch = %v, want not found", err)
+	}
 	var onOther []string
 	for _, b := range e.batchPages(lifecycle.BatchFilter{SiteID: other.ID}, 1) {
 		onOther = append(onOther, b.Batch.ID)
