@@ -41,7 +41,7 @@ type env struct {
 
 func newEnv(t *testing.T, tls bool) *env {
 	t.Helper()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Logger: slog.New(slog.DiscardHandler)})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Logger: slog.New(slog.DiscardHandler), NoSync: true})
 	must(t, err)
 	e := &env{t: t, store: st, tokens: map[lifecycle.Role]string{}, logs: &syncBuffer{}, calls: &syncBuffer{}}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
