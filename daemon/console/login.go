@@ -39,7 +39,12 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, nil, http.StatusServiceUnavailable, "Unavailable", "the store did not answer; try again")
 		return
 	}
-	s := c.sessions.add(session{token: lifecycle.Secret(tok), name: t.Name, role: t.Role, expires: c.now().Add(c.ttl)}, c.now())
+	s, err := c.sessions.add(session{token: lifecycle.Secret(tok), tokenID: t.ID, name: t.Name, role: t.Role, expires: c.now().Add(c.ttl)}, c.now())
+	if err != nil {
+		c.log.Warn("console: sign-in refused", "reason", "session table full", "actor", "token:"+t.Name+":"+t.ID)
+		c.showLogin(w, r, http.StatusServiceUnavailable, "Sign-in refused: "+err.Error()+".")
+		return
+	}
 	http.SetCookie(w, cookie(r, loginCookie, "", -1))
 	http.SetCookie(w, cookie(r, sessionCookie, s.id, int(c.ttl.Seconds())))
 	c.log.Info("console: signed in", "actor", "token:"+t.Name+":"+t.ID, "role", t.Role)
