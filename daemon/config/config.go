@@ -56,6 +56,8 @@ type Config struct {
 	Store Store `yaml:"store"`
 	// Notify is the LISTEN feed on the sites' region databases.
 	Notify Notify `yaml:"notify"`
+	// Console is the operator console behind a reverse proxy.
+	Console Console `yaml:"console"`
 	// SKUs is the catalog of machine shapes an onboarding may name, each
 	// with its GPU count (the node's gpus_total); a list in the file
 	// replaces the default one whole.

@@ -46,6 +46,8 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"events url with password", func(c *Config) { c.Events.URL = "https://u:p@cp/events"; c.Events.SecretFile = "/s" }, "events.url", "must not carry credentials"},
 		{"events without secret", func(c *Config) { c.Events.URL = "https://cp/events" }, "events.secret_file", "required when events.url is set"},
 		{"events timeout", func(c *Config) { c.Events.Timeout = 0 }, "events.timeout", "events.timeout: 0s is not a positive"},
+		{"console origin with a path", func(c *Config) { c.Console.PublicOrigin = "https://proxy.example/console" }, "console.public_origin", "is not an origin"},
+		{"console origin not http", func(c *Config) { c.Console.PublicOrigin = "ftp://proxy.example" }, "console.public_origin", "is not an origin"},
 		{"connectivity port", func(c *Config) { c.Connectivity.Port = 70000 }, "connectivity.port", "70000 is not a TCP port"},
 		{"connectivity timeout", func(c *Config) { c.Connectivity.Timeout = 0 }, "connectivity.timeout", "is not a positive"},
 		{"events retention", func(c *Config) { c.Events.Retention = -time.Hour }, "events.retention", "events.retention: -1h0m0s is negative"},

@@ -27,6 +27,9 @@ func (c Config) Validate() error {
 	if err := c.AdminHTTP.validate("admin_http"); err != nil {
 		return err
 	}
+	if err := c.Console.validate(); err != nil {
+		return err
+	}
 	if err := positive(c.ShutdownTimeout); err != "" {
 		return invalid("shutdown_timeout", "%s %s", c.ShutdownTimeout, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -26,6 +27,10 @@ type Deps struct {
 	Now    func() time.Time
 	// SessionTTL is how long a sign-in lasts (8h).
 	SessionTTL time.Duration
+	// PublicOrigin is scheme://host[:port] of a reverse proxy in front
+	// (config console.public_origin): forms must come from it and an
+	// https one makes the cookies Secure. Empty: the request's Host and TLS.
+	PublicOrigin string
 }
 
 // Console serves the pages; create with New.
@@ -36,6 +41,7 @@ type Console struct {
 	now      func() time.Time
 	ttl      time.Duration
 	sessions *sessions
+	origin   *url.URL // the public origin; nil when not configured
 	mux      *http.ServeMux
 }
 
@@ -47,6 +53,9 @@ func New(d Deps) *Console {
 	}
 	if c.now == nil {
 		c.now = time.Now
+	}
+	if d.PublicOrigin != "" {
+		c.origin, _ = url.Parse(d.PublicOrigin) // validated by the config
 	}
 	if c.ttl == 0 {
 		c.ttl = 8 * time.Hour

@@ -39,9 +39,13 @@ type env struct {
 	calls *syncBuffer
 }
 
-func newEnv(t *testing.T, tls bool) *env {
+func newEnv(t *testing.T, tls bool) *env { t.Helper(); return newEnvOrigin(t, tls, "") }
+
+// newEnvOrigin is newEnv with the console's public origin (a reverse
+// proxy in front) set to origin.
+func newEnvOrigin(t *testing.T, tls bool, origin string) *env {
 	t.Helper()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Logger: slog.New(slog.DiscardHandler)})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Logger: slog.New(slog.DiscardHandler), NoSync: true})
 	must(t, err)
 	e := &env{t: t, store: st, tokens: map[lifecycle.Role]string{}, logs: &syncBuffer{}, calls: &syncBuffer{}}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -57,7 +61,7 @@ func newEnv(t *testing.T, tls bool) *env {
 		fmt.Fprintf(e.calls, "%s %s\n", r.Method, r.URL.RequestURI())
 		api.ServeHTTP(w, r)
 	})
-	h := console.New(console.Deps{Admin: logged, Tokens: st, Logger: log})
+	h := console.New(console.Deps{Admin: logged, Tokens: st, Logger: log, PublicOrigin: origin})
 	if tls {
 		e.srv = httptest.NewTLSServer(h)
 	} else {

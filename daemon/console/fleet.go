@@ -29,7 +29,7 @@ type fleetData struct {
 	Status   string
 	Hostname string
 	Nodes    []nodeRow
-	Next     string // the next page's query, empty on the last page
+	Next     string // the next page's link, empty on the last page
 	Total    int
 }
 
@@ -59,11 +59,7 @@ func (c *Console) fleet(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	d.Nodes = page.Nodes
-	if page.Next != "" {
-		f.Set("cursor", page.Next)
-		f.Del("limit")
-		d.Next = f.Encode()
-	}
+	d.Next = nextHref("/console/fleet", f, page.Next)
 	counts, err := c.counts(r, s)
 	if err != nil {
 		c.apiFail(w, r, s, err)

@@ -38,7 +38,7 @@ func (c *Console) post(h handler, operator bool) http.Handler {
 			c.fail(w, r, nil, http.StatusForbidden, "Not signed in", "sign in first; this form was not sent")
 			return
 		}
-		if !sameOrigin(r) || !equal(r.PostFormValue("csrf"), s.csrf) {
+		if !c.sameOrigin(r) || !equal(r.PostFormValue("csrf"), s.csrf) {
 			c.log.Warn("console: a form without a valid CSRF token was refused", "path", r.URL.Path, "actor", s.name)
 			c.fail(w, r, s, http.StatusForbidden, "Forbidden", "the form's CSRF token is missing or wrong; reload the page and try again")
 			return
@@ -60,12 +60,17 @@ func (c *Console) session(r *http.Request) *session {
 	return c.sessions.get(k.Value, c.now())
 }
 
-// sameOrigin refuses a request whose Origin header names another host
-// (browsers send it on every POST); a request without one passes.
-func sameOrigin(r *http.Request) bool {
+// sameOrigin refuses a request whose Origin header names another origin
+// than the console's (browsers send it on every POST): the configured
+// public origin behind a proxy, else the request's Host. A request
+// without one passes.
+func (c *Console) sameOrigin(r *http.Request) bool {
 	o := r.Header.Get("Origin")
 	if o == "" {
 		return true
+	}
+	if c.origin != nil {
+		return o == c.origin.Scheme+"://"+c.origin.Host
 	}
 	u, err := url.Parse(o)
 	return err == nil && u.Host == r.Host
@@ -76,8 +81,10 @@ func equal(a, b string) bool {
 }
 
 // cookie is one of the console's cookies: HttpOnly, SameSite=Strict,
-// Secure under TLS, scoped to /console/; maxAge < 0 deletes it.
-func cookie(r *http.Request, name, value string, maxAge int) *http.Cookie {
+// scoped to /console/, Secure under TLS or behind an https public
+// origin; maxAge < 0 deletes it.
+func (c *Console) cookie(r *http.Request, name, value string, maxAge int) *http.Cookie {
+	secure := r.TLS != nil || (c.origin != nil && c.origin.Scheme == "https")
 	return &http.Cookie{Name: name, Value: value, Path: Prefix, MaxAge: maxAge, HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil}
+		SameSite: http.SameSiteStrictMode, Secure: secure}
 }

@@ -33,18 +33,11 @@ func (c *Console) batches(w http.ResponseWriter, r *http.Request, s *session) {
 		Batches []batchRow
 		Next    string `json:"next_cursor"`
 	}
-	q := url.Values{"limit": {pageSize}}
-	if cur := r.URL.Query().Get("cursor"); cur != "" {
-		q.Set("cursor", cur)
-	}
-	if err := c.get(r.Context(), s, "/batches", q, &page); err != nil {
+	if err := c.get(r.Context(), s, "/batches", pageQuery(r), &page); err != nil {
 		c.apiFail(w, r, s, err)
 		return
 	}
-	d := batchesData{Batches: page.Batches}
-	if page.Next != "" {
-		d.Next = url.Values{"cursor": {page.Next}}.Encode()
-	}
+	d := batchesData{Batches: page.Batches, Next: nextHref("/console/batches", nil, page.Next)}
 	c.render(w, r, http.StatusOK, "batches", view{Title: "Batches", Session: s, Data: d})
 }
 
@@ -70,10 +63,8 @@ func (c *Console) batch(w http.ResponseWriter, r *http.Request, s *session) {
 		c.apiFail(w, r, s, err)
 		return
 	}
-	d := batchData{ID: r.PathValue("id"), Summary: page.Batch, Runs: page.Onboardings}
-	if page.Next != "" {
-		d.Next = url.Values{"cursor": {page.Next}}.Encode()
-	}
+	d := batchData{ID: r.PathValue("id"), Summary: page.Batch, Runs: page.Onboardings,
+		Next: nextHref("/console/batches/"+url.PathEscape(r.PathValue("id")), nil, page.Next)}
 	live := page.Batch.Status == "running"
 	c.render(w, r, http.StatusOK, "batch", view{Title: "Batch " + d.ID, Session: s, Data: d, Live: live})
 }
@@ -85,34 +76,65 @@ type driftGroup struct {
 	Findings []lifecycle.NodeMaasState
 }
 
-// drift shows the open drift findings grouped by rule and severity.
-func (c *Console) drift(w http.ResponseWriter, r *http.Request, s *session) {
-	var out struct{ Drift []lifecycle.NodeMaasState }
-	if err := c.get(r.Context(), s, "/reconciliation/drift", nil, &out); err != nil {
-		c.apiFail(w, r, s, err)
-		return
-	}
-	var groups []driftGroup
-	for _, f := range out.Drift {
-		i := slices.IndexFunc(groups, func(g driftGroup) bool { return g.Rule == f.DriftRule && g.Severity == f.DriftSeverity })
-		if i < 0 {
-			i = len(groups)
-			groups = append(groups, driftGroup{Rule: f.DriftRule, Severity: f.DriftSeverity})
-		}
-		groups[i].Findings = append(groups[i].Findings, f)
-	}
-	c.render(w, r, http.StatusOK, "drift", view{Title: "Drift", Session: s, Data: groups})
+// driftData is a page of open drift findings, grouped.
+type driftData struct {
+	Groups []driftGroup
+	Next   string
 }
 
-// decommissions lists the decommission runs, newest first.
-func (c *Console) decommissions(w http.ResponseWriter, r *http.Request, s *session) {
-	var out struct{ Decommissions []lifecycle.Run }
-	if err := c.get(r.Context(), s, "/decommissions", nil, &out); err != nil {
+// drift shows the open drift findings grouped by rule and severity, a
+// page at a time (GET /reconciliation/drift, in node id order).
+func (c *Console) drift(w http.ResponseWriter, r *http.Request, s *session) {
+	var page struct {
+		Drift []lifecycle.NodeMaasState
+		Next  string `json:"next_cursor"`
+	}
+	if err := c.get(r.Context(), s, "/reconciliation/drift", pageQuery(r), &page); err != nil {
 		c.apiFail(w, r, s, err)
 		return
 	}
-	slices.Reverse(out.Decommissions)
-	c.render(w, r, http.StatusOK, "decommissions", view{Title: "Decommissions", Session: s, Data: out.Decommissions})
+	d := driftData{Next: nextHref("/console/drift", nil, page.Next)}
+	for _, f := range page.Drift {
+		i := slices.IndexFunc(d.Groups, func(g driftGroup) bool { return g.Rule == f.DriftRule && g.Severity == f.DriftSeverity })
+		if i < 0 {
+			i = len(d.Groups)
+			d.Groups = append(d.Groups, driftGroup{Rule: f.DriftRule, Severity: f.DriftSeverity})
+		}
+		d.Groups[i].Findings = append(d.Groups[i].Findings, f)
+	}
+	c.render(w, r, http.StatusOK, "drift", view{Title: "Drift", Session: s, Data: d})
+}
+
+// decommissionsData is a page of decommission runs.
+type decommissionsData struct {
+	Runs []lifecycle.Run
+	Next string
+}
+
+// decommissions lists the decommission runs a page at a time, in
+// request order as GET /decommissions pages them (the store walks its
+// run indexes one way only), so every decommission is reachable.
+func (c *Console) decommissions(w http.ResponseWriter, r *http.Request, s *session) {
+	var page struct {
+		Decommissions []lifecycle.Run
+		Next          string `json:"next_cursor"`
+	}
+	if err := c.get(r.Context(), s, "/decommissions", pageQuery(r), &page); err != nil {
+		c.apiFail(w, r, s, err)
+		return
+	}
+	d := decommissionsData{Runs: page.Decommissions, Next: nextHref("/console/decommissions", nil, page.Next)}
+	c.render(w, r, http.StatusOK, "decommissions", view{Title: "Decommissions", Session: s, Data: d})
+}
+
+// pageQuery is the API query of a console list's page: pageSize items
+// from the request's cursor.
+func pageQuery(r *http.Request) url.Values {
+	q := url.Values{"limit": {pageSize}}
+	if cur := r.URL.Query().Get("cursor"); cur != "" {
+		q.Set("cursor", cur)
+	}
+	return q
 }
 
 // auditData is a page of the audit log.
@@ -134,9 +156,6 @@ func (c *Console) audit(w http.ResponseWriter, r *http.Request, s *session) {
 		c.apiFail(w, r, s, err)
 		return
 	}
-	d := auditData{Entries: page.Entries}
-	if page.Next != "" {
-		d.Next = url.Values{"cursor": {page.Next}}.Encode()
-	}
+	d := auditData{Entries: page.Entries, Next: nextHref("/console/audit", nil, page.Next)}
 	c.render(w, r, http.StatusOK, "audit", view{Title: "Audit log", Session: s, Data: d})
 }

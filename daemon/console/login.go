@@ -16,7 +16,7 @@ func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) showLogin(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	tok := randomID()
-	http.SetCookie(w, cookie(r, loginCookie, tok, 600))
+	http.SetCookie(w, c.cookie(r, loginCookie, tok, 600))
 	c.render(w, r, status, "login", view{Title: "Sign in", CSRF: tok, Data: msg})
 }
 
@@ -24,7 +24,7 @@ func (c *Console) showLogin(w http.ResponseWriter, r *http.Request, status int, 
 // revoked is refused) and starts a session holding it.
 func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	k, err := r.Cookie(loginCookie)
-	if err != nil || !sameOrigin(r) || !equal(r.PostFormValue("csrf"), k.Value) {
+	if err != nil || !c.sameOrigin(r) || !equal(r.PostFormValue("csrf"), k.Value) {
 		c.fail(w, r, nil, http.StatusForbidden, "Forbidden", "the sign-in form's CSRF token is missing or wrong; reload the page and try again")
 		return
 	}
@@ -39,9 +39,14 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, nil, http.StatusServiceUnavailable, "Unavailable", "the store did not answer; try again")
 		return
 	}
-	s := c.sessions.add(session{token: lifecycle.Secret(tok), name: t.Name, role: t.Role, expires: c.now().Add(c.ttl)}, c.now())
-	http.SetCookie(w, cookie(r, loginCookie, "", -1))
-	http.SetCookie(w, cookie(r, sessionCookie, s.id, int(c.ttl.Seconds())))
+	s, err := c.sessions.add(session{token: lifecycle.Secret(tok), tokenID: t.ID, name: t.Name, role: t.Role, expires: c.now().Add(c.ttl)}, c.now())
+	if err != nil {
+		c.log.Warn("console: sign-in refused", "reason", "session table full", "actor", "token:"+t.Name+":"+t.ID)
+		c.showLogin(w, r, http.StatusServiceUnavailable, "Sign-in refused: "+err.Error()+".")
+		return
+	}
+	http.SetCookie(w, c.cookie(r, loginCookie, "", -1))
+	http.SetCookie(w, c.cookie(r, sessionCookie, s.id, int(c.ttl.Seconds())))
 	c.log.Info("console: signed in", "actor", "token:"+t.Name+":"+t.ID, "role", t.Role)
 	http.Redirect(w, r, "/console/fleet", http.StatusSeeOther)
 }
@@ -49,7 +54,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 // logout ends the session and clears its cookie.
 func (c *Console) logout(w http.ResponseWriter, r *http.Request, s *session) {
 	c.sessions.drop(s.id)
-	http.SetCookie(w, cookie(r, sessionCookie, "", -1))
+	http.SetCookie(w, c.cookie(r, sessionCookie, "", -1))
 	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 }
 

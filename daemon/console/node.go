@@ -51,14 +51,12 @@ func (c *Console) node(w http.ResponseWriter, r *http.Request, s *session) {
 		d.Observed = d.Runs[len(d.Runs)-1].Observed
 	}
 	var drift struct{ Drift []lifecycle.NodeMaasState }
-	if err := c.get(r.Context(), s, "/reconciliation/drift", url.Values{"site_id": {d.Node.SiteID}}, &drift); err != nil {
+	if err := c.get(r.Context(), s, "/reconciliation/drift", url.Values{"node_id": {id}}, &drift); err != nil {
 		c.apiFail(w, r, s, err)
 		return
 	}
-	for i := range drift.Drift {
-		if drift.Drift[i].NodeID == id {
-			d.Drift = &drift.Drift[i]
-		}
+	if len(drift.Drift) > 0 {
+		d.Drift = &drift.Drift[0]
 	}
 	c.render(w, r, http.StatusOK, "node", view{Title: "Node " + d.Node.Hostname, Session: s, Data: d})
 }

@@ -134,7 +134,7 @@ func (c *Console) apiFail(w http.ResponseWriter, r *http.Request, s *session, er
 	}
 	if ae.Status == http.StatusUnauthorized {
 		c.sessions.drop(s.id)
-		http.SetCookie(w, cookie(r, sessionCookie, "", -1))
+		http.SetCookie(w, c.cookie(r, sessionCookie, "", -1))
 		s = nil
 	}
 	c.fail(w, r, s, ae.Status, ae.Title, ae.Detail)

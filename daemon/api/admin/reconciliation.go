@@ -77,15 +77,19 @@ func (a *API) siteReconciliation(ctx context.Context, siteID string) (siteReconc
 	return line, nil
 }
 
-// listDrift answers GET /reconciliation/drift[?site_id=]: the open
-// drift, one page in node id order read from the store.
+// listDrift answers GET /reconciliation/drift[?site_id=][&node_id=]: the
+// open drift, one page in node id order read from the store; node_id
+// reads that node's record alone.
 func (a *API) listDrift(r *http.Request, _ *call) (int, any, error) {
 	const op = "admin.listDrift"
 	q := r.URL.Query()
 	f := lifecycle.MaasStateFilter{SiteID: q.Get("site_id"), DriftOnly: true}
-	p, err := readPage(op, q, "drift", f.SiteID)
+	p, err := readPage(op, q, "drift", f.SiteID, q.Get("node_id"))
 	if err != nil {
 		return 0, nil, err
+	}
+	if id := q.Get("node_id"); id != "" {
+		return a.nodeDrift(r.Context(), f.SiteID, id)
 	}
 	f.After, f.Limit = p.after, p.limit+1
 	drift, err := a.store.ListNodeMaasStates(r.Context(), f)
@@ -94,6 +98,22 @@ func (a *API) listDrift(r *http.Request, _ *call) (int, any, error) {
 	}
 	drift, next := cutPage(p, drift, func(s lifecycle.NodeMaasState) string { return s.NodeID })
 	return http.StatusOK, listBody("drift", drift, next), nil
+}
+
+// nodeDrift is GET /reconciliation/drift?node_id=: the node's open
+// drift as a one-item list, empty when it has none (or no record, or is
+// not in site when one is named).
+func (a *API) nodeDrift(ctx context.Context, site, id string) (int, any, error) {
+	drift := []lifecycle.NodeMaasState{}
+	st, err := a.store.GetNodeMaasState(ctx, id)
+	switch {
+	case lifecycle.ErrorCode(err) == lifecycle.CodeNotFound:
+	case err != nil:
+		return 0, nil, err
+	case st.DriftDetected && (site == "" || site == st.SiteID):
+		drift = append(drift, st)
+	}
+	return http.StatusOK, listBody("drift", drift, ""), nil
 }
 
 // resolveDrift is the admin acknowledging a node's drift after acting on
