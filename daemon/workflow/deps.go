@@ -64,6 +64,7 @@ const (
 	varPowerOverride = "power_override_id"
 	varBossDisk      = "boss_disk_id"
 	varDeploys       = "deploys_issued"
+	varDeploySeries  = "deploy_series" // the series the run's deploy asked for
 	varDSRetries     = "datasource_retries"
 	varFailureKind   = "deploy_failure_kind"
 	varKnownNew      = "discovery_known_new"

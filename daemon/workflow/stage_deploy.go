@@ -10,8 +10,12 @@ import (
 )
 
 // deploy never deploys blindly (seed 001 §4.10): a machine already
-// Deploying or Deployed is adopted; only a Ready or Allocated machine is
-// deployed, with a fresh enrollment token in a freshly rendered payload.
+// Deploying or Deployed with this run's deploy is adopted (adoptDeploy);
+// only a Ready or Allocated machine is deployed, with a fresh enrollment
+// token in a freshly rendered payload. A deploy refused 409 because
+// MAAS shows the machine Deploying or Deployed (an earlier attempt's
+// deploy whose answer was lost, applied after this attempt's read) is
+// re-read and adopted the same way.
 func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	s, m, err := d.refresh(ctx, c)
 	if err != nil {
@@ -19,7 +23,7 @@ func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, er
 	}
 	switch m.Status {
 	case lifecycle.MaasDeploying, lifecycle.MaasDeployed:
-		return runner.Done("adopted: machine already " + m.Status.String()), nil
+		return d.adoptDeploy(ctx, c, s, m)
 	case lifecycle.MaasReady, lifecycle.MaasAllocated:
 	default:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
@@ -37,16 +41,14 @@ func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, er
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	series := c.Var("distro_series")
-	if series == "" {
-		series = s.site.DistroSeries
-	}
+	series := deploySeries(c, s.site)
+	c.SetVar(varDeploySeries, series) // kept by a failed attempt too
 	_, err = s.maas.Deploy(ctx, m.SystemID, lifecycle.DeploySpec{UserData: userData, DistroSeries: series,
 		EnableHWSync: c.Policy.RequireHWSync, Comment: "maas-sidecar onboarding"})
+	if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
+		return d.deployRefused(ctx, c, s, err)
+	}
 	if err != nil {
-		if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
-			err = runner.Classed(lifecycle.FailStateAmbiguity, err)
-		}
 		return runner.Outcome{}, err
 	}
 	c.SetVar(varDeploys, strconv.Itoa(atoi(c.Var(varDeploys))+1))

@@ -60,10 +60,7 @@ func (d Deps) releaseMaasNode(ctx context.Context, c *runner.Context) (runner.Ou
 	}
 	if _, err := s.maas.Release(ctx, m.SystemID, lifecycle.ReleaseSpec{Erase: erase,
 		Comment: "maas-sidecar decommission " + c.Run.ID}); err != nil {
-		if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
-			err = runner.Classed(lifecycle.FailStateAmbiguity, err)
-		}
-		return runner.Outcome{}, err
+		return d.releaseRefused(ctx, c, s, err, wait)
 	}
 	c.SetVar(varReleased, string(erase))
 	c.Detail("erase", string(erase))
@@ -98,4 +95,31 @@ func (d Deps) revokeAgentIdentity(ctx context.Context, c *runner.Context) error 
 	c.SetVar(varCertCleared, c.Now().UTC().Format(time.RFC3339))
 	c.Detail("agent_certificate", "revoked")
 	return nil
+}
+
+// releaseRefused re-reads a machine whose release MAAS refused with a
+// conflict: Disk erasing, Releasing or Ready is an earlier attempt's
+// release whose answer was lost, acted after this attempt's read (MAAS
+// refuses a release of a Disk erasing machine); it is waited on as the
+// stage's own. Any other conflict is a state ambiguity.
+func (d Deps) releaseRefused(ctx context.Context, c *runner.Context, s session, refused error,
+	wait runner.Outcome) (runner.Outcome, error) {
+	if lifecycle.ErrorCode(refused) != lifecycle.CodeConflict {
+		return runner.Outcome{}, refused
+	}
+	m, err := s.machine(ctx, c)
+	if err != nil {
+		return runner.Outcome{}, err
+	}
+	switch m.Status {
+	case lifecycle.MaasDiskErasing, lifecycle.MaasReleasing, lifecycle.MaasReady:
+		erase := c.Run.Erase
+		if erase == "" {
+			erase = lifecycle.EraseNone
+		}
+		c.SetVar(varReleased, string(erase))
+		c.Detail("release_refused", refused.Error())
+		return wait, nil
+	}
+	return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, refused)
 }

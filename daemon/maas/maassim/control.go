@@ -10,7 +10,7 @@ import (
 
 // serveControl serves the /_sim/ routes that program faults over HTTP:
 //
-//	POST /_sim/faults/ops              {"op","error_rate","latency_ms","timeout","hold_ms","status"}
+//	POST /_sim/faults/ops              {"op","error_rate","latency_ms","timeout","hold_ms","status","late"}
 //	GET  /_sim/faults/holds            HoldStats: answers held now and so far
 //	POST /_sim/machines/{sid}/{action} {"count","comment"}; actions below
 //	POST /_sim/bmcs/{address}          {"delay_ms","dead","stuck_on"}
@@ -43,6 +43,7 @@ type ctlBody struct {
 	LatencyMS int             `json:"latency_ms"`
 	Timeout   bool            `json:"timeout"`
 	HoldMS    int             `json:"hold_ms"`
+	Late      int             `json:"late"`
 	Status    int             `json:"status"`
 	Count     int             `json:"count"`
 	Comment   string          `json:"comment"`
@@ -81,7 +82,7 @@ func (s *Sim) ctlOpFault(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.SetOpFault(b.Op, OpFault{ErrorRate: b.ErrorRate, Latency: time.Duration(b.LatencyMS) * time.Millisecond,
-		Timeout: b.Timeout, Hold: time.Duration(b.HoldMS) * time.Millisecond, Status: b.Status})
+		Timeout: b.Timeout, Hold: time.Duration(b.HoldMS) * time.Millisecond, Status: b.Status, Late: b.Late})
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -22,15 +22,25 @@ type OpFault struct {
 	// the window in which a client can die between MAAS acting and
 	// hearing that it did.
 	Hold time.Duration `json:"hold,omitempty"`
+	// Late makes the next Late requests of the op act late: each is
+	// answered 504 (after Latency, as a front proxy gives up on a slow
+	// region) without acting, and acts just before the next request
+	// with the same fault key is served, as a loaded region works
+	// through its queue after the client has given up. The client's
+	// re-read in between still shows the machine as it was.
+	Late int `json:"late,omitempty"`
 }
 
 type faults struct {
 	ops     map[string]OpFault
-	holding int            // answers being held now
-	held    map[string]int // answers ever held, by fault key
+	late    map[string][]lateCall // queued late requests, by fault key
+	holding int                   // answers being held now
+	held    map[string]int        // answers ever held, by fault key
 }
 
-func newFaults() faults { return faults{ops: map[string]OpFault{}, held: map[string]int{}} }
+func newFaults() faults {
+	return faults{ops: map[string]OpFault{}, held: map[string]int{}, late: map[string][]lateCall{}}
+}
 
 // SetOpFault programs faults for op. Op is the MAAS op name ("deploy",
 // "release", "power_off", "query_power_state"), or EraseOp for a release
@@ -74,6 +84,10 @@ func (s *Sim) injectFault(w http.ResponseWriter, r *http.Request, key string) bo
 			return true
 		case <-t.C:
 		}
+	}
+	if s.queueLate(r, key) {
+		errorf(http.StatusGatewayTimeout, "Gateway Time-out").write(w)
+		return true
 	}
 	if fail && f.Status != 0 && f.Status != http.StatusServiceUnavailable {
 		errorf(f.Status, "Simulated rejection of %s.", key).write(w)

@@ -22,6 +22,7 @@ func (s *Sim) faultKey(c *call, kind string) string {
 	if c.op == "release" && eraseAsked(c.params) {
 		s.mu.Lock()
 		_, ok := s.faults.ops[EraseOp]
+		ok = ok || len(s.faults.late[EraseOp]) > 0
 		s.mu.Unlock()
 		if ok {
 			return EraseOp

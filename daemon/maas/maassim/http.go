@@ -52,9 +52,22 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Sim) serveAPI(w http.ResponseWriter, r *http.Request) {
-	if err := parseParams(r); err != nil {
-		badRequest("Bad Request: %v", err).write(w)
+	c, res, aerr := s.parseCall(r)
+	if aerr != nil {
+		aerr.write(w)
 		return
+	}
+	s.runLate(c.faultKey)
+	if s.injectFault(w, r, c.faultKey) {
+		return
+	}
+	s.dispatch(w, r, c, res)
+}
+
+// parseCall reads r into a call and finds its resource.
+func (s *Sim) parseCall(r *http.Request) (*call, *resource, *apiError) {
+	if err := parseParams(r); err != nil {
+		return nil, nil, badRequest("Bad Request: %v", err)
 	}
 	c := &call{method: r.Method, params: r.URL.Query()}
 	if r.Method == http.MethodPost || r.Method == http.MethodPut {
@@ -72,14 +85,10 @@ func (s *Sim) serveAPI(w http.ResponseWriter, r *http.Request) {
 	c.segs = strings.Split(strings.Trim(path, "/"), "/")
 	res := s.route(c.segs)
 	if res == nil {
-		errorf(http.StatusNotFound, "Unknown API endpoint: %s.", r.URL.Path).write(w)
-		return
+		return nil, nil, errorf(http.StatusNotFound, "Unknown API endpoint: %s.", r.URL.Path)
 	}
 	c.faultKey = s.faultKey(c, res.kind)
-	if s.injectFault(w, r, c.faultKey) {
-		return
-	}
-	s.dispatch(w, r, c, res)
+	return c, res, nil
 }
 
 // parseParams parses the query and a urlencoded or multipart body.

@@ -119,3 +119,21 @@ func (s *Sim) SetHardwareSyncOutOfBand(ctx context.Context, sid string, enabled 
 		return nil, nil
 	})
 }
+
+// DeployOutOfBand deploys machine sid as MAAS user owner would, with
+// series ("ubuntu/jammy"): another client's deploy, which the sidecar
+// must never take for its own.
+func (s *Sim) DeployOutOfBand(ctx context.Context, sid, owner, series string) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		var d deployParams
+		var aerr *apiError
+		if d.osystem, d.series, aerr = s.parseSeries(series); aerr != nil {
+			return nil, aerr
+		}
+		intents, aerr := s.startDeployment(m, d)
+		if aerr == nil {
+			m.owner = owner
+		}
+		return intents, aerr
+	})
+}
