@@ -148,7 +148,7 @@ func (c *Console) audit(w http.ResponseWriter, r *http.Request, s *session) {
 		Entries []lifecycle.AuditEntry
 		Next    string `json:"next_cursor"`
 	}
-	q := url.Values{"limit": {pageSize}}
+	q := url.Values{"limit": {pageSize}, "order": {"desc"}} // newest first
 	if cur := r.URL.Query().Get("cursor"); cur != "" {
 		q.Set("cursor", cur)
 	}

@@ -124,6 +124,9 @@ func TestNextPages(t *testing.T) {
 		{"/console/decommissions", `<a href="/console/runs/(dec-\d+)">`, 60},
 	} {
 		got, pages := b.walk(c.path, regexp.MustCompile(c.row))
+		if c.path == "/console/audit" && len(got) > 0 && got[0] != "audited-119" {
+			t.Errorf("the audit log starts with %s, want the newest, audited-119", got[0])
+		}
 		if wantPages := (c.want + 49) / 50; pages != wantPages {
 			t.Errorf("%s: %d pages, want %d", c.path, pages, wantPages)
 		}

@@ -173,6 +173,10 @@ type AuditFilter struct {
 	Action     string
 	AfterSeq   uint64
 	Limit      int
+	// Newest lists newest first; BeforeSeq (when not 0) then starts below
+	// that sequence number, the page after one that ended there.
+	Newest    bool
+	BeforeSeq uint64
 }
 
 // AuditStore is the append-only audit log.

@@ -61,7 +61,8 @@ func clip(s string, n int) string {
 
 // listAudit answers GET /audit with filters target_kind, target_id, actor,
 // action and after_seq, one page (limit default 100, at most 1000) in
-// sequence order; cursor continues where next_cursor said.
+// sequence order, or newest first with order=desc; cursor continues where
+// next_cursor said.
 func (a *API) listAudit(r *http.Request, _ *call) (int, any, error) {
 	const op = "admin.listAudit"
 	q := r.URL.Query()
@@ -74,13 +75,26 @@ func (a *API) listAudit(r *http.Request, _ *call) (int, any, error) {
 	if q.Get("limit") == "" {
 		q.Set("limit", "100")
 	}
-	p, err := readPage(op, q, "audit", f.TargetKind, f.TargetID, f.Actor, f.Action)
+	switch order := q.Get("order"); order {
+	case "", "asc":
+	case "desc":
+		f.Newest = true
+	default:
+		return 0, nil, lifecycle.Invalid(op, "order", "order %.32q is not asc or desc", order)
+	}
+	p, err := readPage(op, q, "audit", f.TargetKind, f.TargetID, f.Actor, f.Action, strconv.FormatBool(f.Newest))
 	if err != nil {
 		return 0, nil, err
 	}
 	if p.after != "" {
-		if f.AfterSeq, err = strconv.ParseUint(p.after, 10, 64); err != nil {
+		seq, err := strconv.ParseUint(p.after, 10, 64)
+		if err != nil {
 			return 0, nil, lifecycle.Invalid(op, "cursor", "cursor is not one this API gave out")
+		}
+		if f.Newest {
+			f.BeforeSeq = seq
+		} else {
+			f.AfterSeq = seq
 		}
 	}
 	f.Limit = p.limit + 1

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -60,7 +61,11 @@ func (s *Store) ListAudit(ctx context.Context, f lifecycle.AuditFilter) ([]lifec
 	out := []lifecycle.AuditEntry{}
 	err := s.view(ctx, "store.ListAudit", func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bAudit).Cursor()
-		for k, v := c.Seek(u64(f.AfterSeq + 1)); k != nil && (f.Limit <= 0 || len(out) < f.Limit); k, v = c.Next() {
+		first, next := auditWalk(c, f)
+		for k, v := first(); k != nil && (f.Limit <= 0 || len(out) < f.Limit); k, v = next() {
+			if f.Newest && binary.BigEndian.Uint64(k) <= f.AfterSeq {
+				break
+			}
 			var e lifecycle.AuditEntry
 			if err := json.Unmarshal(v, &e); err != nil {
 				return err
@@ -79,4 +84,21 @@ func auditMatches(f lifecycle.AuditFilter, e lifecycle.AuditEntry) bool {
 		(f.TargetID == "" || f.TargetID == e.TargetID) &&
 		(f.Actor == "" || f.Actor == e.Actor) &&
 		(f.Action == "" || f.Action == e.Action)
+}
+
+// auditWalk is where a listing of f starts and how it steps: oldest
+// first from after AfterSeq, or newest first from below BeforeSeq.
+func auditWalk(c *bbolt.Cursor, f lifecycle.AuditFilter) (first, next func() ([]byte, []byte)) {
+	if !f.Newest {
+		return func() ([]byte, []byte) { return c.Seek(u64(f.AfterSeq + 1)) }, c.Next
+	}
+	return func() ([]byte, []byte) {
+		if f.BeforeSeq == 0 {
+			return c.Last()
+		}
+		if k, _ := c.Seek(u64(f.BeforeSeq)); k == nil {
+			return c.Last()
+		}
+		return c.Prev()
+	}, c.Prev
 }

@@ -68,23 +68,25 @@ func (s *Store) AppendAudits(ctx context.Context, es []lifecycle.AuditEntry) ([]
 func (s *Store) ListAudit(ctx context.Context, f lifecycle.AuditFilter) ([]lifecycle.AuditEntry, error) {
 	out := []lifecycle.AuditEntry{}
 	err := s.view(ctx, "store.ListAudit", func(tx *sql.Tx) error {
-		all, err := list[lifecycle.AuditEntry](tx, `SELECT data FROM audit WHERE seq > ? ORDER BY seq`, int64(f.AfterSeq))
-		for _, e := range all {
-			if f.Limit > 0 && len(out) >= f.Limit {
-				break
-			}
-			if auditMatches(f, e) {
-				out = append(out, e)
-			}
-		}
+		all, err := list[lifecycle.AuditEntry](tx, auditQuery(f), int64(f.AfterSeq), int64(f.BeforeSeq),
+			f.TargetKind, f.TargetID, f.Actor, f.Action, sqlLimit(f.Limit))
+		out = append(out, all...)
 		return err
 	})
 	return out, err
 }
 
-func auditMatches(f lifecycle.AuditFilter, e lifecycle.AuditEntry) bool {
-	return (f.TargetKind == "" || f.TargetKind == e.TargetKind) &&
-		(f.TargetID == "" || f.TargetID == e.TargetID) &&
-		(f.Actor == "" || f.Actor == e.Actor) &&
-		(f.Action == "" || f.Action == e.Action)
+// auditQuery selects one listing of f in SQL, filters and page size
+// included, oldest or newest first over the primary key.
+func auditQuery(f lifecycle.AuditFilter) string {
+	order := "seq"
+	if f.Newest {
+		order = "seq DESC"
+	}
+	return `SELECT data FROM audit WHERE seq > ?1 AND (?2 = 0 OR seq < ?2)
+		AND (?3 = '' OR json_extract(data, '$.target_kind') = ?3)
+		AND (?4 = '' OR json_extract(data, '$.target_id') = ?4)
+		AND (?5 = '' OR json_extract(data, '$.actor') = ?5)
+		AND (?6 = '' OR json_extract(data, '$.action') = ?6)
+		ORDER BY ` + order + ` LIMIT ?7`
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -24,6 +25,39 @@ func testAudit(t *testing.T, e *env) {
 	e.must(err)
 	if len(creates) != 2 || creates[1].Seq != 3 || len(page) != 1 || page[0].Seq != 2 || page[0].CorrelationIDs["run_id"] != "r1" {
 		t.Fatalf("creates=%+v page=%+v", creates, page)
+	}
+	testAuditNewestFirst(t, e)
+}
+
+// testAuditNewestFirst: newest first, pages continue below the last
+// sequence number seen, with filters and the lower bound applied.
+func testAuditNewestFirst(t *testing.T, e *env) {
+	seqs := func(f lifecycle.AuditFilter) []uint64 {
+		es, err := e.st.ListAudit(e.ctx, f)
+		e.must(err)
+		out := []uint64{}
+		for _, x := range es {
+			out = append(out, x.Seq)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		f    lifecycle.AuditFilter
+		want []uint64
+	}{
+		{lifecycle.AuditFilter{Newest: true}, []uint64{3, 2, 1}},
+		{lifecycle.AuditFilter{Newest: true, Limit: 2}, []uint64{3, 2}},
+		{lifecycle.AuditFilter{Newest: true, BeforeSeq: 3, Limit: 2}, []uint64{2, 1}},
+		{lifecycle.AuditFilter{Newest: true, BeforeSeq: 9}, []uint64{3, 2, 1}},
+		{lifecycle.AuditFilter{Newest: true, BeforeSeq: 1}, []uint64{}},
+		{lifecycle.AuditFilter{Newest: true, Action: "site.create"}, []uint64{3, 1}},
+		{lifecycle.AuditFilter{Newest: true, AfterSeq: 1}, []uint64{3, 2}},
+		{lifecycle.AuditFilter{Actor: "alice", Limit: 2}, []uint64{1, 2}},
+		{lifecycle.AuditFilter{Actor: "bob"}, []uint64{}},
+	} {
+		if got := seqs(c.f); !slices.Equal(got, c.want) {
+			t.Errorf("ListAudit(%+v) = %v, want %v", c.f, got, c.want)
+		}
 	}
 }
 
