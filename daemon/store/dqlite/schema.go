@@ -30,7 +30,8 @@ func (s *Store) SchemaStatus(ctx context.Context) (lifecycle.SchemaStatus, error
 // upgrade creates a new database at Latest in one transaction, or runs
 // the pending migrations of an older one, each in its own transaction
 // that re-reads the version (another member may be upgrading the same
-// database) and records its own; a newer database is refused untouched.
+// database) and records its own, bounded as a bulk operation (a step may
+// rewrite every run); a newer database is refused untouched.
 func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) {
 	const op = "store.Open"
 	var rep lifecycle.MigrationReport
@@ -59,7 +60,7 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 	}
 	for _, m := range pending(rep.From) {
 		ran := false
-		err := s.update(ctx, op, func(tx *sql.Tx) error {
+		err := s.updateWithin(ctx, op, BulkTimeout, func(tx *sql.Tx) error {
 			// another member may have run it since the version was read
 			v, _, err := readVersion(tx)
 			if ran = v < m.Version; err != nil || !ran {
@@ -67,11 +68,6 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 			}
 			if err := execAll(tx, m.stmts); err != nil {
 				return err
-			}
-			if m.fill != nil {
-				if err := m.fill(tx); err != nil {
-					return err
-				}
 			}
 			return writeVersion(tx, m.Version, false)
 		})
