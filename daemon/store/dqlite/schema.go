@@ -36,7 +36,7 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 	const op = "store.Open"
 	var rep lifecycle.MigrationReport
 	var fresh bool
-	err := s.update(ctx, op, func(tx *sql.Tx) (err error) {
+	err := s.updateWithin(ctx, op, s.timeout, func(tx *sql.Tx) (err error) {
 		rep.From, fresh, err = readVersion(tx)
 		if err != nil || !fresh {
 			return err
@@ -127,4 +127,20 @@ func writeVersion(tx *sql.Tx, v int, create bool) error {
 	_, err := tx.Exec(`INSERT INTO schema_version (id, version) VALUES (1, ?)
 		ON CONFLICT (id) DO UPDATE SET version = excluded.version`, v)
 	return err
+}
+
+// writeGuard refuses a write when another member's newer release has
+// migrated the store past what this binary knows: its records would lack
+// the newer schema's columns. One read of a one-row table by its key.
+func writeGuard(tx *sql.Tx, op string) error {
+	var v int
+	if err := tx.QueryRow(`SELECT version FROM schema_version WHERE id = 1`).Scan(&v); err != nil {
+		return err
+	}
+	if v > Latest() {
+		return lifecycle.Errorf(lifecycle.CodeUnavailable, op,
+			"the dqlite store is at schema version %d but this binary knows versions up to %d: another member runs a newer release; this member's writes are refused until it is upgraded",
+			v, Latest())
+	}
+	return nil
 }
