@@ -80,3 +80,44 @@ func TestOutageLongerThanPatienceLandsInFailedRetryable(t *testing.T) {
 		t.Fatal("the outage mark outlived the failure")
 	}
 }
+
+// TestOutageEndingForgetsItsMarkAndAttempts: a waiting stage that rode
+// out an outage past its attempt bound and went back to waiting has the
+// outage forgotten: its mark is cleared and the attempts spent in the
+// outage no longer count, so one failure long after (past the patience)
+// is retried, not failed at once.
+func TestOutageEndingForgetsItsMarkAndAttempts(t *testing.T) {
+	var down atomic.Bool
+	h := newHarness(t, &Def{Name: "t", Stages: []StageDef{{Stage: lifecycle.StageWaitForDeployed,
+		Run: func(ctx context.Context, c *Context) (Outcome, error) {
+			if down.Load() {
+				return Outcome{}, errMaasDown
+			}
+			return Wait(c.Now().Add(time.Minute)), nil
+		}}}})
+	h.start()
+	id := h.submit("")
+	h.waitParked(id)
+	down.Store(true)
+	h.clock.Advance(time.Minute)
+	for i := 1; i <= 6; i++ { // past the class's 5 attempts, within the 30s patience
+		h.eventually("retry parked", func() bool { return h.run(id).CurrentAttempt == i+1 && h.parked(id) })
+		h.clock.Advance(h.run(id).WaitUntil.Sub(h.clock.Now()))
+	}
+	down.Store(false)
+	h.eventually("waiting again", func() bool { r := h.run(id); return len(r.WaitKeys) == 0 && r.CurrentAttempt == 7 && h.parked(id) })
+	st := lifecycle.StageWaitForDeployed
+	if r := h.run(id); r.Vars[outageVar(st)] != "" || r.Status != lifecycle.JobRunning {
+		t.Fatalf("after the outage: %s, outage mark %q; want running and no mark", r.Status, r.Vars[outageVar(st)])
+	} else if base := attemptBase(r, st); base != 6 {
+		t.Fatalf("attempt base %d after the outage, want 6: attempts 1 to 6 failed in it and count no more", base)
+	}
+	h.clock.Advance(40 * time.Minute) // many polls later, far past the patience
+	h.waitParked(id)
+	down.Store(true)
+	h.clock.Advance(h.run(id).WaitUntil.Sub(h.clock.Now()))
+	h.eventually("retry parked", func() bool { return h.run(id).CurrentAttempt == 8 && h.parked(id) })
+	if r := h.run(id); r.Status != lifecycle.JobRunning || r.FailureClass != lifecycle.FailUpstreamTransient {
+		t.Fatalf("one failure after the outage ended: %s/%s; want running, retried", r.Status, r.FailureClass)
+	}
+}
