@@ -99,9 +99,13 @@ func openDB(path string, opts Options, readOnly bool) (*bbolt.DB, error) {
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, lifecycle.Wrap(lifecycle.CodeUnavailable, "store.Open", fmt.Errorf("%s is %w", path, ErrLocked))
 	}
+	if errors.Is(err, bolterrors.ErrVersionMismatch) {
+		return nil, lifecycle.Errorf(lifecycle.CodeConflict, "store.Open",
+			"store file %s was written by an incompatible bbolt version (its file format is not the one this binary reads), left as it is: run the release that wrote it, or restore a backup into an empty state directory", path)
+	}
 	if err != nil {
 		if errors.Is(err, errUnreadable) || errors.Is(err, bolterrors.ErrInvalid) ||
-			errors.Is(err, bolterrors.ErrChecksum) || errors.Is(err, bolterrors.ErrVersionMismatch) {
+			errors.Is(err, bolterrors.ErrChecksum) {
 			return nil, damaged(path, err)
 		}
 		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", err)
