@@ -137,7 +137,7 @@ func TestUpstreamWakeSpreadsTheRunsItWakes(t *testing.T) {
 			}
 			return Done("commissioning"), nil
 		}}}})
-	const n = 8 // within the site's concurrency
+	const n = 8            // within the site's concurrency
 	var draws atomic.Int64 // jitter (k+0.5)/n for the k-th run woken
 	h.build()
 	h.runner.opt.Jitter = func() float64 { return (float64((draws.Add(1)-1)%n) + 0.5) / n }
