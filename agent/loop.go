@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
@@ -12,7 +13,7 @@ var errExpired = errors.New("client certificate expired")
 
 // Run enrolls if needed, then polls and runs tasks until ctx ends. Every
 // failed step backs off (capped, jittered, or longer when the daemon asks
-// with Retry-After); a refused certificate or token is logged once, when
+// with Retry-After: that long and up to half as long again, at random); a refused certificate or token is logged once, when
 // it first happens, and counted every time.
 func (a *Agent) Run(ctx context.Context) error {
 	if err := a.o.State.Init(); err != nil {
@@ -37,7 +38,7 @@ func (a *Agent) Run(ctx context.Context) error {
 		if !errors.As(err, new(loggedError)) {
 			a.log.Warn("agent step failed; retrying", "err", err)
 		}
-		wait := max(bo.Next(), retryAfter(err))
+		wait := max(bo.Next(), a.jittered(retryAfter(err)))
 		select {
 		case <-a.o.Clock.After(wait):
 		case <-ctx.Done():
@@ -88,6 +89,18 @@ func (a *Agent) step(ctx context.Context) error {
 		a.handle(ctx, *t)
 	}
 	return nil
+}
+
+// retryAfterSpread is how far past the daemon's Retry-After the agent's
+// wait may reach, as a fraction of it: agents told the same Retry-After
+// (every 503 after a daemon restart) come back spread over it, not in
+// lockstep.
+const retryAfterSpread = 0.5
+
+// jittered is d lengthened by a random part of up to retryAfterSpread of
+// it: never shorter than the daemon asked.
+func (a *Agent) jittered(d time.Duration) time.Duration {
+	return d + time.Duration(a.o.Rand()*retryAfterSpread*float64(d))
 }
 
 // retryDelays is the loop's capped exponential backoff with equal jitter.

@@ -129,7 +129,9 @@ func TestRevokedAgentBacksOffLogsOnceAndReenrollsWithANewToken(t *testing.T) {
 }
 
 // TestEnrollHonoursRetryAfter: a rate-limited enrollment waits as long as
-// the daemon asks, not the shorter backoff, then succeeds.
+// the daemon asks, not the shorter backoff, and a random part of half as
+// long again (the rig's Rand draws 0.5: a quarter), so that agents told
+// the same Retry-After do not come back together; then it succeeds.
 func TestEnrollHonoursRetryAfter(t *testing.T) {
 	is := newIssuer(t)
 	tr := &faketransport.Transport{}
@@ -144,10 +146,10 @@ func TestEnrollHonoursRetryAfter(t *testing.T) {
 	}
 	r.run(t)
 	r.clock.WaitForSleeper()
-	r.clock.Advance(30 * time.Second)
+	r.clock.Advance(37500 * time.Millisecond)
 	waitFor(t, "the enrollment", func() bool { return r.a.Stats().Enrollments == 1 })
-	if got := r.clock.Slept()[0]; got != 30*time.Second {
-		t.Errorf("waited %v after a 429 with Retry-After 30s, want 30s", got)
+	if got := r.clock.Slept()[0]; got != 37500*time.Millisecond {
+		t.Errorf("waited %v after a 429 with Retry-After 30s, want 37.5s (30s and a quarter of it)", got)
 	}
 }
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -30,17 +31,36 @@ func (p plan) waitingOutOutage(class lifecycle.FailureClass) bool {
 	return class == lifecycle.FailUpstreamTransient && p.now.Sub(p.outageSince()) < p.patience
 }
 
-// markOutage records the outage's start on x for a transient class, and
-// forgets it for any other outcome of the stage.
+// outageFromVar is the run variable holding the attempt that failed
+// first in the stage's current outage.
+func outageFromVar(s lifecycle.Stage) string { return "_outage_from." + string(s) }
+
+// markOutage records the outage's start (time and attempt) on x for a
+// transient class, and forgets it for any other outcome of the stage.
 func (p plan) markOutage(x *lifecycle.Run, class lifecycle.FailureClass) {
 	if class != lifecycle.FailUpstreamTransient {
 		delete(x.Vars, outageVar(p.sd.Stage))
+		delete(x.Vars, outageFromVar(p.sd.Stage))
 		return
 	}
-	if x.Vars == nil {
-		x.Vars = map[string]string{}
+	if _, ok := x.Vars[outageVar(p.sd.Stage)]; !ok {
+		setVar(x, outageFromVar(p.sd.Stage), strconv.Itoa(x.CurrentAttempt))
 	}
-	x.Vars[outageVar(p.sd.Stage)] = p.outageSince().Format(time.RFC3339Nano)
+	setVar(x, outageVar(p.sd.Stage), p.outageSince().Format(time.RFC3339Nano))
+}
+
+// endOutage, when an attempt of the stage succeeded after an outage,
+// forgets the outage and moves the stage's attempt base past the attempts
+// it spent, so a later failure meets the stage's full patience and bound.
+func (p plan) endOutage(x *lifecycle.Run) {
+	st := p.sd.Stage
+	if _, ok := x.Vars[outageVar(st)]; !ok {
+		return
+	}
+	if from, err := strconv.Atoi(x.Vars[outageFromVar(st)]); err == nil && from < x.CurrentAttempt {
+		setVar(x, baseVar(st), strconv.Itoa(attemptBase(*x, st)+x.CurrentAttempt-from))
+	}
+	p.markOutage(x, "")
 }
 
 // retryKeys are the wake keys of a run parked for a retry: an outage's

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"strings"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -118,12 +119,36 @@ func (r *Runner) fire(id string) {
 func (r *Runner) wake(key string) {
 	r.wakes++
 	r.lastWake[key] = r.wakes
+	spread := r.wakeSpread(key)
 	for id := range r.keys[key] {
+		if rs := r.runs[id]; spread > 0 && rs != nil && !rs.executing && rs.timer != nil {
+			rs.stopTimer()
+			rs.timer = r.opt.Clock.AfterFunc(time.Duration(r.opt.Jitter()*float64(spread)), func() { r.do(func() { r.fire(id) }) })
+			continue
+		}
 		r.fire(id)
 	}
 	if len(r.lastWake) > 4*len(r.runs)+1024 {
 		r.pruneWakes()
 	}
+}
+
+// upstreamWakeSpacing is the room each run woken by an upstream key gets:
+// runs that waited out an outage of MAAS or Vault resume spread at random
+// over their number times it (at most maxUpstreamWakeSpread), rather than
+// all at once against the upstream that just came back.
+const (
+	upstreamWakeSpacing   = 20 * time.Millisecond
+	maxUpstreamWakeSpread = 30 * time.Second
+)
+
+// wakeSpread is how far apart the runs woken by key resume: spread over
+// upstreamWakeSpacing each for an upstream key, at once (0) otherwise.
+func (r *Runner) wakeSpread(key string) time.Duration {
+	if !strings.HasPrefix(key, lifecycle.UpstreamKey("")) {
+		return 0
+	}
+	return min(time.Duration(len(r.keys[key]))*upstreamWakeSpacing, maxUpstreamWakeSpread)
 }
 
 // wokenSince reports whether a key rs is about to wait on was woken after

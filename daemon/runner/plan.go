@@ -82,7 +82,8 @@ func (p plan) advance(next lifecycle.Stage, st lifecycle.EventStatus) (mutation,
 	}, p.event(st, p.out.msg, nil)
 }
 
-// wait parks the run, or fails it when the stage's timeout has passed.
+// wait parks the run (an outage the stage met has ended), or fails it
+// when the stage's timeout has passed.
 func (p plan) wait() (mutation, []lifecycle.RunEvent) {
 	until := p.out.until
 	if p.sd.Timeout != nil && p.run.StageStartedAt != nil {
@@ -105,6 +106,7 @@ func (p plan) wait() (mutation, []lifecycle.RunEvent) {
 	keys := append([]string(nil), p.out.keys...)
 	return func(x *lifecycle.Run) error {
 		p.c.apply(x)
+		p.endOutage(x)
 		x.WaitUntil, x.WaitKeys = &until, keys
 		return nil
 	}, nil

@@ -32,6 +32,7 @@ type API struct {
 	rand     io.Reader
 	probeTO  time.Duration
 	snap     Backup
+	snapFile string
 	snapExt  string
 	skus     lifecycle.Catalog
 }
@@ -42,7 +43,7 @@ func New(c Config) *API {
 	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
 		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
 		log: c.Logger.With("component", "admin_api"), now: c.Now,
-		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt,
+		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt, snapFile: c.BackupStore,
 		skus: c.SKUs}
 }
 

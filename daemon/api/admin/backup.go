@@ -14,6 +14,10 @@ import (
 // BackupPath is the online backup route.
 const BackupPath = Prefix + "/backup"
 
+// StoreHeader names, in the online backup's answer, the store file it is
+// a snapshot of (Config.BackupStore; absent when the store has no file).
+const StoreHeader = "X-Maas-Sidecar-Store"
+
 // Backup writes a consistent snapshot of the store while the daemon runs
 // (the bbolt store's WriteBackup satisfies it: a copy of the store file).
 type Backup interface {
@@ -43,6 +47,9 @@ func (a *API) backup(r *http.Request, c *call) (int, any, error) {
 			started = true
 			w.Header().Set("Content-Type", "application/octet-stream")
 			w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+			if a.snapFile != "" {
+				w.Header().Set(StoreHeader, a.snapFile)
+			}
 			if size >= 0 {
 				w.Header().Set("Content-Length", strconv.FormatInt(size, 10))
 			}

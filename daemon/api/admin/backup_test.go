@@ -28,6 +28,9 @@ func TestBackup(t *testing.T) {
 		!strings.HasPrefix(r.Header.Get("Content-Disposition"), `attachment; filename="maas-sidecar-`) {
 		t.Fatalf("backup answered %d %v (%d bytes)", r.Code, r.Header, len(r.Body))
 	}
+	if got := r.Header.Get(admin.StoreHeader); got != e.store.Path() {
+		t.Fatalf("%s = %q, want the store file %q", admin.StoreHeader, got, e.store.Path())
+	}
 	entries, err := e.store.ListAudit(context.Background(), lifecycle.AuditFilter{Action: "store.backup"})
 	e.must(err)
 	if len(entries) != 1 || entries[0].Actor == "" || entries[0].Reason != "before upgrade" {

@@ -134,6 +134,9 @@ type Config struct {
 	// download's file name (".db", a bbolt file).
 	Backup    Backup
 	BackupExt string
+	// BackupStore is the absolute path of the store file Backup copies,
+	// sent as StoreHeader ("" for a store without one).
+	BackupStore string
 	// SKUs is the catalog an onboarding's sku_id must name (the zero
 	// Catalog stands for lifecycle.DefaultSKUs).
 	SKUs lifecycle.Catalog

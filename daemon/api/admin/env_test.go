@@ -72,7 +72,7 @@ func newEnvWith(t testing.TB, wrap func(*bolt.Store) admin.Store) *env {
 		apiStore = wrap(st)
 	}
 	api := admin.New(admin.Config{Store: apiStore, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
-		ProbeTimeout: 2 * time.Second, Enrollment: ca, Backup: st, Bootstrap: ca, AgentURL: "https://region.example:5291",
+		ProbeTimeout: 2 * time.Second, Enrollment: ca, Backup: st, BackupStore: st.Path(), Bootstrap: ca, AgentURL: "https://region.example:5291",
 		SKUs: testSKUs(t)})
 	e.handler = api.Handler()
 	e.seedTokens()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
@@ -25,6 +26,9 @@ func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	switch b := st.Store.(type) {
 	case admin.Backup: // bbolt: a copy of the store file
 		cfg.Backup = b
+		if f, ok := b.(interface{ Path() string }); ok {
+			cfg.BackupStore, _ = filepath.Abs(f.Path())
+		}
 	case lifecycle.Exporter: // dqlite: the export stream
 		cfg.Backup, cfg.BackupExt = exportBackup{b}, ".jsonl.gz"
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,7 +24,8 @@ dqlite, the store's records as gzip-compressed JSON lines. A bbolt store
 locked by its running daemon is backed up through that daemon, its online
 backup GET /api/v1/admin/backup (a consistent snapshot): the daemon at
 MAAS_SIDECAR_ADDR (default 127.0.0.1:5290), with MAAS_SIDECAR_TOKEN or
-the state dir's admin.token.`
+the state dir's admin.token, when that daemon's store is this file (its
+answer names it); a file locked by another process is refused.`
 
 // backupCmd is `maas-sidecar backup`.
 func backupCmd() storeCmd {
@@ -47,8 +49,9 @@ func backupCmd() storeCmd {
 
 func backup(ctx context.Context, from storeSpec, out string, stdout io.Writer, log *slog.Logger) (err error) {
 	src, err := openSpec(ctx, from, true, log)
-	if from.backend == "bolt" && lifecycle.ErrorCode(err) == lifecycle.CodeUnavailable {
-		// Its daemon runs and holds the lock: back up through the daemon.
+	if from.backend == "bolt" && errors.Is(err, bolt.ErrLocked) {
+		// Its daemon may run and hold the lock: back up through the
+		// daemon, if the daemon's store is this file.
 		if oerr := onlineBackup(ctx, from, out, stdout); oerr != nil {
 			return fmt.Errorf("%s: %w; the daemon's online backup failed too: %v", from, err, oerr)
 		}

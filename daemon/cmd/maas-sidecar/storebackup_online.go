@@ -44,6 +44,9 @@ func onlineBackup(ctx context.Context, from storeSpec, out string, stdout io.Wri
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		return fmt.Errorf("GET %s answered %s: %s", admin.BackupPath, resp.Status, strings.TrimSpace(string(msg)))
 	}
+	if err := sameStore(resp.Header.Get(admin.StoreHeader), from.path, base); err != nil {
+		return err
+	}
 	var n int64
 	err = writeAtomically(out, func(f *os.File) error {
 		if n, err = io.Copy(f, resp.Body); err != nil {
@@ -58,6 +61,21 @@ func onlineBackup(ctx context.Context, from storeSpec, out string, stdout io.Wri
 		fmt.Fprintf(stdout, "backed up %s to %s through the running daemon at %s (bbolt file, %d bytes)\n", from, out, base, n)
 	}
 	return err
+}
+
+// sameStore refuses the online backup of a daemon whose store file
+// (served, from its answer's header) is not path: the lock on path is
+// held by some other process, whose store this is not.
+func sameStore(served, path, daemon string) error {
+	want, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if served == "" || filepath.Clean(served) != want {
+		return fmt.Errorf("the daemon at %s serves the store %q, not %s: another process holds the lock on %s; back it up where that process runs, or stop it",
+			daemon, served, want, want)
+	}
+	return nil
 }
 
 // adminToken is MAAS_SIDECAR_TOKEN, or the admin.token in stateDir.

@@ -3,7 +3,9 @@ package bolt_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,5 +80,39 @@ func writeStore(t *testing.T, path string) {
 		if _, err := s.AppendAudit(context.Background(), lifecycle.AuditEntry{Action: fmt.Sprintf("action-%d", i), Actor: "test", TargetKind: "site", TargetID: "s1"}); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestOpenRefusesFileOfOtherBboltFormat: a file whose meta pages carry
+// another bbolt format version (written by an incompatible bbolt) is
+// refused saying so, not called damaged, and left as it is.
+func TestOpenRefusesFileOfOtherBboltFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), bolt.FileName)
+	writeStore(t, path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageSize := int(binary.LittleEndian.Uint32(b[16+8:]))
+	for _, off := range []int{16, pageSize + 16} { // each meta page: version 3, checksum redone
+		binary.LittleEndian.PutUint32(b[off+4:], 3)
+		h := fnv.New64a()
+		h.Write(b[off : off+56])
+		binary.LittleEndian.PutUint64(b[off+56:], h.Sum64())
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := bolt.Open(path, bolt.Options{})
+	if err == nil {
+		s.Close()
+		t.Fatal("Open accepted a file of another bbolt format version")
+	}
+	if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "incompatible bbolt version") ||
+		strings.Contains(msg, "damaged") {
+		t.Errorf("error %q does not name %s as written by an incompatible bbolt version", msg, path)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, b) {
+		t.Error("Open changed the file")
 	}
 }

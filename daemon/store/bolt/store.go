@@ -84,6 +84,10 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// ErrLocked is the error (wrapped, unavailable) of an Open that found the
+// file locked by another process past Options.LockTimeout.
+var ErrLocked = errors.New("locked by another process")
+
 // openDB opens the bbolt file, translating a lock held elsewhere, and
 // verifies an existing file before anything writes to it: a truncated or
 // damaged file is refused with an error naming it, left as it is.
@@ -93,11 +97,15 @@ func openDB(path string, opts Options, readOnly bool) (*bbolt.DB, error) {
 	}
 	db, err := openBolt(path, opts, readOnly)
 	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, "store.Open", "%s is locked by another process", path)
+		return nil, lifecycle.Wrap(lifecycle.CodeUnavailable, "store.Open", fmt.Errorf("%s is %w", path, ErrLocked))
+	}
+	if errors.Is(err, bolterrors.ErrVersionMismatch) {
+		return nil, lifecycle.Errorf(lifecycle.CodeConflict, "store.Open",
+			"store file %s was written by an incompatible bbolt version (its file format is not the one this binary reads), left as it is: run the release that wrote it, or restore a backup into an empty state directory", path)
 	}
 	if err != nil {
 		if errors.Is(err, errUnreadable) || errors.Is(err, bolterrors.ErrInvalid) ||
-			errors.Is(err, bolterrors.ErrChecksum) || errors.Is(err, bolterrors.ErrVersionMismatch) {
+			errors.Is(err, bolterrors.ErrChecksum) {
 			return nil, damaged(path, err)
 		}
 		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "store.Open", err)

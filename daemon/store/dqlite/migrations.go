@@ -3,18 +3,16 @@
 package dqlite
 
 import (
-	"database/sql"
-
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// migration is one schema step: SQL statements, then fill (when set) to
-// bring the records already stored up to them, run in one transaction
-// that also records Version.
+// migration is one schema step: SQL statements, run in one transaction
+// that also records Version. A step that brings the records already
+// stored up to it does so set-based, in SQL: one call to the leader
+// however large the store.
 type migration struct {
 	lifecycle.Migration
 	stmts []string
-	fill  func(*sql.Tx) error
 }
 
 // migrations are the schema's steps, in order; a new database runs them
@@ -98,6 +96,6 @@ var migrations = []migration{{
 		`CREATE INDEX runs_batch_order ON runs (batch_id, requested_at, id)`,
 		`CREATE INDEX runs_status_order ON runs (status, requested_at, id)`,
 		`CREATE INDEX runs_kind_order ON runs (kind, requested_at, id)`,
+		fillRunColumns,
 	},
-	fill: fillRunColumns,
 }}

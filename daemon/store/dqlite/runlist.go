@@ -72,19 +72,23 @@ func requestedNanos(r lifecycle.Run) int64 {
 }
 
 // fillRunColumns (migration 6) sets the run columns of the runs already
-// stored from their records, a batch of ids at a time.
-func fillRunColumns(tx *sql.Tx) error {
-	for after := ""; ; {
-		runs, err := list[lifecycle.Run](tx, `SELECT data FROM runs WHERE id > ? ORDER BY id LIMIT 500`, after)
-		if err != nil || len(runs) == 0 {
-			return err
-		}
-		for _, r := range runs {
-			if _, err := tx.Exec(`UPDATE runs SET kind = ?, status = ?, node_id = ?, batch_id = ?, requested_at = ? WHERE id = ?`,
-				append(runColumns(r), r.ID)...); err != nil {
-				return err
-			}
-		}
-		after = runs[len(runs)-1].ID
-	}
+// stored from their records in one statement, so a large store migrates
+// in one call to the leader. The request time is derived from the
+// record's RFC 3339 text as requestedNanos has it: whole seconds by
+// strftime (the fraction cut off first, so SQLite does not round it),
+// the fraction's digits padded to nanoseconds, 0 up to 1970.
+var fillRunColumns = `UPDATE runs SET kind = coalesce(json_extract(data, '$.kind'), ''),
+	status = coalesce(json_extract(data, '$.status'), ''),
+	node_id = coalesce(json_extract(data, '$.node_id'), ''),
+	batch_id = coalesce(json_extract(data, '$.batch_id'), ''),
+	requested_at = ` + requestedNanosSQL(`json_extract(data, '$.requested_at')`)
+
+// requestedNanosSQL is the SQL of requestedNanos over ts, a time as JSON
+// writes it: "2006-01-02T15:04:05[.fraction](Z|±07:00)".
+func requestedNanosSQL(ts string) string {
+	zone := `(CASE WHEN ` + ts + ` LIKE '%Z' THEN 1 ELSE 6 END)`
+	secs := `CAST(strftime('%s', substr(` + ts + `, 1, 19) || substr(` + ts + `, length(` + ts + `) - ` + zone + ` + 1)) AS INTEGER)`
+	frac := `(CASE WHEN substr(` + ts + `, 20, 1) = '.' THEN substr(` + ts + `, 21, length(` + ts + `) - 20 - ` + zone + `) ELSE '' END)`
+	nanos := `CAST(substr(` + frac + ` || '000000000', 1, 9) AS INTEGER)`
+	return `max(coalesce(` + secs + ` * 1000000000 + ` + nanos + `, 0), 0)`
 }

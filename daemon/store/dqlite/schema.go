@@ -30,12 +30,13 @@ func (s *Store) SchemaStatus(ctx context.Context) (lifecycle.SchemaStatus, error
 // upgrade creates a new database at Latest in one transaction, or runs
 // the pending migrations of an older one, each in its own transaction
 // that re-reads the version (another member may be upgrading the same
-// database) and records its own; a newer database is refused untouched.
+// database) and records its own, bounded as a bulk operation (a step may
+// rewrite every run); a newer database is refused untouched.
 func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) {
 	const op = "store.Open"
 	var rep lifecycle.MigrationReport
 	var fresh bool
-	err := s.update(ctx, op, func(tx *sql.Tx) (err error) {
+	err := s.updateWithin(ctx, op, s.timeout, func(tx *sql.Tx) (err error) {
 		rep.From, fresh, err = readVersion(tx)
 		if err != nil || !fresh {
 			return err
@@ -59,7 +60,7 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 	}
 	for _, m := range pending(rep.From) {
 		ran := false
-		err := s.update(ctx, op, func(tx *sql.Tx) error {
+		err := s.updateWithin(ctx, op, BulkTimeout, func(tx *sql.Tx) error {
 			// another member may have run it since the version was read
 			v, _, err := readVersion(tx)
 			if ran = v < m.Version; err != nil || !ran {
@@ -67,11 +68,6 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 			}
 			if err := execAll(tx, m.stmts); err != nil {
 				return err
-			}
-			if m.fill != nil {
-				if err := m.fill(tx); err != nil {
-					return err
-				}
 			}
 			return writeVersion(tx, m.Version, false)
 		})
@@ -131,4 +127,20 @@ func writeVersion(tx *sql.Tx, v int, create bool) error {
 	_, err := tx.Exec(`INSERT INTO schema_version (id, version) VALUES (1, ?)
 		ON CONFLICT (id) DO UPDATE SET version = excluded.version`, v)
 	return err
+}
+
+// writeGuard refuses a write when another member's newer release has
+// migrated the store past what this binary knows: its records would lack
+// the newer schema's columns. One read of a one-row table by its key.
+func writeGuard(tx *sql.Tx, op string) error {
+	var v int
+	if err := tx.QueryRow(`SELECT version FROM schema_version WHERE id = 1`).Scan(&v); err != nil {
+		return err
+	}
+	if v > Latest() {
+		return lifecycle.Errorf(lifecycle.CodeUnavailable, op,
+			"the dqlite store is at schema version %d but this binary knows versions up to %d: another member runs a newer release; this member's writes are refused until it is upgraded",
+			v, Latest())
+	}
+	return nil
 }

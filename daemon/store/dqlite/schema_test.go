@@ -118,3 +118,30 @@ func TestSchemaRefusesNewerStore(t *testing.T) {
 		}
 	}
 }
+
+// Once another member's newer release migrated the store, this member's
+// writes are refused, naming both versions, and its reads still answer.
+func TestSchemaNewerStoreRefusesWrites(t *testing.T) {
+	ctx, clock := context.Background(), storetest.NewClock()
+	s := mustOpen(t, t.TempDir(), freeAddr(t), clock)
+	site := lifecycle.Site{ID: "site-1", Name: "maas-1", RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
+		PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
+	if err := s.CreateSite(ctx, site, lifecycle.DefaultSitePolicy(site.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().ExecContext(ctx, `UPDATE schema_version SET version = ?`, dqlite.Latest()+1); err != nil {
+		t.Fatal(err)
+	}
+	err := s.CreateRun(ctx, lifecycle.Run{ID: "run-1", Kind: lifecycle.RunDecommission, SiteID: site.ID, NodeID: "n1",
+		Status: lifecycle.JobPending})
+	want := fmt.Sprintf("schema version %d but this binary knows versions up to %d", dqlite.Latest()+1, dqlite.Latest())
+	if lifecycle.ErrorCode(err) != lifecycle.CodeUnavailable || !strings.Contains(err.Error(), want) {
+		t.Fatalf("write to a store a newer member migrated: %v, want unavailable saying %q", err, want)
+	}
+	if _, err := s.GetRun(ctx, "run-1"); lifecycle.ErrorCode(err) != lifecycle.CodeNotFound {
+		t.Fatalf("the refused run: %v, want not found", err)
+	}
+	if _, err := s.GetSite(ctx, site.ID); err != nil {
+		t.Fatalf("read of a store a newer member migrated: %v", err)
+	}
+}

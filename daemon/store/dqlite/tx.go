@@ -20,9 +20,15 @@ import (
 var retryPolicy = backoff.Policy{Initial: 10 * time.Millisecond, Max: 500 * time.Millisecond}
 
 // update runs fn in one write transaction, retried on transient errors;
-// errors from fn pass through, others are wrapped once under op.
+// errors from fn pass through, others are wrapped once under op. The
+// transaction first checks the store's schema version (writeGuard).
 func (s *Store) update(ctx context.Context, op string, fn func(*sql.Tx) error) error {
-	return s.updateWithin(ctx, op, s.timeout, fn)
+	return s.updateWithin(ctx, op, s.timeout, func(tx *sql.Tx) error {
+		if err := writeGuard(tx, op); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
 }
 
 // updateWithin is update bounded by timeout instead of Options.Timeout.
