@@ -68,7 +68,7 @@ const (
 	// varDeployToken is the hash of the enrollment token in the payload of
 	// the run's last deploy whose outcome is unknown (a hash, not the
 	// secret): the token an adopted deploy boots with.
-	varDeployToken = "deploy_token_hash"
+	varDeployToken   = "deploy_token_hash"
 	varDSRetries     = "datasource_retries"
 	varFailureKind   = "deploy_failure_kind"
 	varKnownNew      = "discovery_known_new"
