@@ -257,6 +257,14 @@ type EnrollmentStore interface {
 	// the cause when no grant is open). The same next again is answered
 	// with the stored successor.
 	RenewEnrollmentToken(ctx context.Context, hash, nodeID string, next EnrollmentToken) (EnrollmentToken, error)
+	// ReinstateEnrollmentToken makes the node's token hash, superseded by
+	// the node's newest token, the newest again with its own expiry, and
+	// supersedes the newer one, in one transaction, under the rule of
+	// daemon/store/rules.Reinstate: a deploy whose answer was lost was
+	// applied late with hash's payload. not_found for an unknown hash,
+	// forbidden for another node's, conflict when either token was used or
+	// the newest did not supersede it; hash already the newest succeeds.
+	ReinstateEnrollmentToken(ctx context.Context, nodeID, hash string) (EnrollmentToken, error)
 	// ConsumeBootstrapTicket marks the bootstrap ticket (a token of
 	// purpose TokenBootstrap) used, once: not_found for an unknown hash
 	// or one that is not a ticket, conflict when it expired (superseded

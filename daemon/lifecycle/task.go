@@ -104,6 +104,12 @@ type EnrollmentToken struct {
 	RenewedFrom string `json:"renewed_from,omitempty"`
 	// Purpose is TokenEnroll, or TokenBootstrap for a bootstrap ticket.
 	Purpose TokenPurpose `json:"purpose,omitempty"`
+	// SupersededBy is the hash of the node's newer token that superseded
+	// this unused one (its ExpiresAt is then the moment of supersession),
+	// and SupersededExpiry the expiry it had: a deploy adopted with this
+	// token's payload reinstates it (store/rules.Reinstate).
+	SupersededBy     string     `json:"superseded_by,omitempty"`
+	SupersededExpiry *time.Time `json:"superseded_expiry,omitempty"`
 }
 
 // Enrollment refusals the agent API tells apart, as causes of conflict

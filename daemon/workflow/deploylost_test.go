@@ -69,3 +69,27 @@ func TestDeployOfAnotherClientIsNeverAdopted(t *testing.T) {
 		})
 	}
 }
+
+// The adopted late deploy boots with the payload of the attempt whose
+// answer was lost, not the refused retry's: the real agent enrolls with
+// that payload's token (the retry's newer token had superseded it, so
+// the stage reinstates it on adoption) and the run completes with the
+// node enrolled.
+func TestDeployLostAnswerAppliedLateEnrollsWithItsOwnToken(t *testing.T) {
+	s := newSite(t)
+	withRealAgents(t, s)
+	readyMachine(t, s, "c09u42", "10.0.9.142", maassim.HostSpec{})
+	s.sim.SetOpFault("deploy", maassim.OpFault{Late: 1})
+	r := s.wait(s.onboard("c09u42", "10.0.9.142"), 60*time.Second)
+	if r.Status != lifecycle.JobCompleted {
+		t.Fatalf("run %s at %s: %s\n%s", r.Status, r.CurrentStage, r.ErrorMessage, s.events(r.ID))
+	}
+	n, err := s.store.GetNode(context.Background(), r.NodeID)
+	must(t, err)
+	if n.Status != lifecycle.NodeActive || n.EnrolledAt == nil || n.AgentCertSerial == "" {
+		t.Fatalf("node after the adopted deploy: %+v", n)
+	}
+	if !strings.Contains(s.events(r.ID), "adopted") {
+		t.Errorf("no adoption in the journal:\n%s", s.events(r.ID))
+	}
+}

@@ -65,6 +65,10 @@ const (
 	varBossDisk      = "boss_disk_id"
 	varDeploys       = "deploys_issued"
 	varDeploySeries  = "deploy_series" // the series the run's deploy asked for
+	// varDeployToken is the hash of the enrollment token in the payload of
+	// the run's last deploy whose outcome is unknown (a hash, not the
+	// secret): the token an adopted deploy boots with.
+	varDeployToken   = "deploy_token_hash"
 	varDSRetries     = "datasource_retries"
 	varFailureKind   = "deploy_failure_kind"
 	varKnownNew      = "discovery_known_new"

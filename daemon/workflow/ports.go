@@ -108,6 +108,9 @@ type Store interface {
 	// wait renew an expired token (lifecycle.EnrollmentStore).
 	NodeEnrollmentToken(ctx context.Context, nodeID string) (lifecycle.EnrollmentToken, error)
 	GrantEnrollmentRenewal(ctx context.Context, nodeID string, until time.Time) (lifecycle.EnrollmentToken, error)
+	// ReinstateEnrollmentToken gives an adopted deploy's payload its
+	// token back (lifecycle.EnrollmentStore).
+	ReinstateEnrollmentToken(ctx context.Context, nodeID, hash string) (lifecycle.EnrollmentToken, error)
 	// GetSitePolicy and ConsumeBootstrapTicket serve a manual host's
 	// fetch of its bootstrap script.
 	GetSitePolicy(ctx context.Context, siteID string) (lifecycle.SitePolicy, error)

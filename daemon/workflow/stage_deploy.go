@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuaas/maas-sidecar/agent/wire"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
@@ -15,7 +16,9 @@ import (
 // token in a freshly rendered payload. A deploy refused 409 because
 // MAAS shows the machine Deploying or Deployed (an earlier attempt's
 // deploy whose answer was lost, applied after this attempt's read) is
-// re-read and adopted the same way.
+// re-read and adopted the same way. The hash of the token in each
+// deploy's payload is kept until MAAS answers it (varDeployToken): an
+// adopted deploy's token is reinstated (reinstateDeployToken).
 func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	s, m, err := d.refresh(ctx, c)
 	if err != nil {
@@ -41,16 +44,19 @@ func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, er
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	series := deploySeries(c, s.site)
+	series, unsettled := deploySeries(c, s.site), c.Var(varDeployToken)
 	c.SetVar(varDeploySeries, series) // kept by a failed attempt too
+	c.SetVar(varDeployToken, wire.TokenHash(token.Reveal()))
 	_, err = s.maas.Deploy(ctx, m.SystemID, lifecycle.DeploySpec{UserData: userData, DistroSeries: series,
 		EnableHWSync: c.Policy.RequireHWSync, Comment: "maas-sidecar onboarding"})
 	if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
+		c.SetVar(varDeployToken, unsettled) // this payload was refused; an earlier one may be applied
 		return d.deployRefused(ctx, c, s, err)
 	}
 	if err != nil {
 		return runner.Outcome{}, err
 	}
+	c.SetVar(varDeployToken, "")
 	c.SetVar(varDeploys, strconv.Itoa(atoi(c.Var(varDeploys))+1))
 	return runner.Done("deploy of " + series + " started"), nil
 }

@@ -24,7 +24,7 @@ func deploySeries(c *runner.Context, site lifecycle.Site) string {
 // record between MAAS acting and the journal). MAAS does not show a
 // machine's user data, so these are what tells this run's deploy apart.
 // Anyone else's deploy is a state ambiguity for an operator, never
-// adopted.
+// adopted. Adopting reinstates the token of the adopted payload.
 func (d Deps) adoptDeploy(ctx context.Context, c *runner.Context, s session, m lifecycle.Machine) (runner.Outcome, error) {
 	user, err := s.maas.WhoAmI(ctx)
 	if err != nil {
@@ -41,6 +41,9 @@ func (d Deps) adoptDeploy(ctx context.Context, c *runner.Context, s session, m l
 			m.SystemID, m.Status, got, m.Owner, want, user.Username))
 	}
 	c.Detail("adopted_deploy", got+" for "+m.Owner)
+	if err := d.reinstateDeployToken(ctx, c); err != nil {
+		return runner.Outcome{}, err
+	}
 	return runner.Done("adopted: machine already " + m.Status.String() + " with this run's deploy of " + got), nil
 }
 

@@ -24,7 +24,7 @@ func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.Enrollmen
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token already exists")
 		}
 		now := s.now()
-		if err := invalidatePrevious(tx, t.NodeID, now); err != nil {
+		if err := invalidatePrevious(tx, t.NodeID, t.Hash, now); err != nil {
 			return err
 		}
 		t.CreatedAt, t.UsedAt = now, nil
@@ -35,9 +35,9 @@ func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.Enrollmen
 	})
 }
 
-// invalidatePrevious expires the node's previous unused token, so only the
-// newest token works.
-func invalidatePrevious(tx *bbolt.Tx, nodeID string, now time.Time) error {
+// invalidatePrevious supersedes the node's previous unused token by the
+// one hashed by hash (rules.Supersede), so only the newest token works.
+func invalidatePrevious(tx *bbolt.Tx, nodeID, hash string, now time.Time) error {
 	prev := tx.Bucket(bEnrollNode).Get([]byte(nodeID))
 	if prev == nil {
 		return nil
@@ -47,7 +47,7 @@ func invalidatePrevious(tx *bbolt.Tx, nodeID string, now time.Time) error {
 	if err != nil || !ok {
 		return err
 	}
-	if old, ok = rules.Supersede(old, now); !ok {
+	if old, ok = rules.Supersede(old, hash, now); !ok {
 		return nil
 	}
 	return put(tx.Bucket(bEnroll), prev, old)

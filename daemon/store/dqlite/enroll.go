@@ -28,7 +28,7 @@ func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.Enrollmen
 			return err
 		}
 		now := s.now()
-		if err := invalidatePrevious(tx, t.NodeID, now); err != nil {
+		if err := invalidatePrevious(tx, t.NodeID, t.Hash, now); err != nil {
 			return err
 		}
 		t.CreatedAt, t.UsedAt = now, nil
@@ -40,15 +40,15 @@ func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.Enrollmen
 	})
 }
 
-// invalidatePrevious expires the node's previous unused token, so only the
-// newest token works.
-func invalidatePrevious(tx *sql.Tx, nodeID string, now time.Time) error {
+// invalidatePrevious supersedes the node's previous unused token by the
+// one hashed by hash (rules.Supersede), so only the newest token works.
+func invalidatePrevious(tx *sql.Tx, nodeID, hash string, now time.Time) error {
 	var old lifecycle.EnrollmentToken
 	ok, err := get(tx, &old, newestTokenQuery, nodeID)
 	if err != nil || !ok {
 		return err
 	}
-	if old, ok = rules.Supersede(old, now); !ok {
+	if old, ok = rules.Supersede(old, hash, now); !ok {
 		return nil
 	}
 	return saveEnroll(tx, old, false)

@@ -18,14 +18,21 @@ func ValidateNewToken(op string, t lifecycle.EnrollmentToken) error {
 	return nil
 }
 
-// Supersede returns the node's previous token old expired at now, and
-// write=false when it needs no change (used or expired already): only the
-// newest token of a node works.
-func Supersede(old lifecycle.EnrollmentToken, now time.Time) (lifecycle.EnrollmentToken, bool) {
-	if old.UsedAt != nil || !now.Before(old.ExpiresAt) {
+// Supersede returns the node's previous token old superseded by the
+// token hashed by at now, and write=false when it needs no change (used,
+// or superseded already): only the newest token of a node works. An
+// unused token's expiry is kept in SupersededExpiry and its ExpiresAt
+// moved to now (when later), so every expiry check refuses it; Reinstate
+// can restore it.
+func Supersede(old lifecycle.EnrollmentToken, by string, now time.Time) (lifecycle.EnrollmentToken, bool) {
+	if old.UsedAt != nil || old.SupersededBy != "" {
 		return old, false
 	}
-	old.ExpiresAt = now
+	exp := old.ExpiresAt
+	old.SupersededBy, old.SupersededExpiry = by, &exp
+	if now.Before(old.ExpiresAt) {
+		old.ExpiresAt = now
+	}
 	return old, true
 }
 

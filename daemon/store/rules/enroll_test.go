@@ -50,12 +50,17 @@ func TestConsume(t *testing.T) {
 func TestSupersede(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	live := lifecycle.EnrollmentToken{Hash: "h", NodeID: "n", ExpiresAt: now.Add(time.Minute)}
-	if got, write := Supersede(live, now); !write || !got.ExpiresAt.Equal(now) {
-		t.Errorf("live token: %+v write %v, want expired now", got, write)
+	got, write := Supersede(live, "h2", now)
+	if !write || !got.ExpiresAt.Equal(now) || got.SupersededBy != "h2" || got.SupersededExpiry == nil ||
+		!got.SupersededExpiry.Equal(live.ExpiresAt) {
+		t.Errorf("live token: %+v write %v, want expired now, its expiry kept", got, write)
+	}
+	if _, write := Supersede(got, "h3", now); write {
+		t.Error("a superseded token was superseded again")
 	}
 	used := live
 	used.UsedAt = &now
-	if _, write := Supersede(used, now); write {
+	if _, write := Supersede(used, "h2", now); write {
 		t.Error("a used token was rewritten")
 	}
 }

@@ -47,6 +47,7 @@ func groups() []group {
 		{"Audit", testAudit}, {"AuditBatch", testAuditBatch}, {"Tokens", testTokens},
 		{"TaskQueue", testTaskQueue}, {"TaskExpiry", testTaskExpiry}, {"Enrollment", testEnrollment},
 		{"EnrollmentRenewal", testEnrollmentRenewal},
+		{"EnrollmentReinstate", testEnrollmentReinstate},
 		{"BootstrapTickets", testBootstrapTickets},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit}, {"BatchPages", testBatchPages},
 		{"MaasState", testMaasState}, {"MaasStates", testMaasStates}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
