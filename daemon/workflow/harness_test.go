@@ -74,6 +74,9 @@ type siteOptions struct {
 	store func(testing.TB) lifecycle.Store
 	// maasVersion, when set, is the version the simulator reports.
 	maasVersion string
+	// feed wakes parked runs from the daemon's change feed (its events
+	// cursor every pollInterval) instead of the Poller.
+	feed bool
 }
 
 func newSite(t testing.TB) *site { return newSiteWith(t, siteOptions{}) }
@@ -117,8 +120,11 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	s.runner = runner.New(ro)
 	done := make(chan struct{}, 2)
 	go func() { s.runner.Run(ctx); done <- struct{}{} }()
-	p := &workflow.Poller{Deps: s.deps, Sites: st.ListSites, Wake: s.runner.Wake, Interval: o.pollInterval, Logger: quiet()}
-	go func() { p.Run(ctx); done <- struct{}{} }()
+	waker := (&workflow.Poller{Deps: s.deps, Sites: st.ListSites, Wake: s.runner.Wake, Interval: o.pollInterval, Logger: quiet()}).Run
+	if o.feed {
+		waker = s.changeFeed(o.pollInterval)
+	}
+	go func() { waker(ctx); done <- struct{}{} }()
 	<-s.runner.Ready()
 	t.Cleanup(func() { cancel(); <-done; <-done; s.srv.Close(); st.Close() })
 	return s

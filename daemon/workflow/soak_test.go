@@ -43,6 +43,10 @@ const (
 	soakStorePerRunKB  = 48
 )
 
+// soakProfileRate samples the heap every 64 KiB allocated (the runtime's
+// default is 512 KiB) so that liveHeap's split is close at small sizes.
+const soakProfileRate = 64 << 10
+
 // TestSoakOnboardingsAndDriftChecksStayBounded onboards N machines
 // through the real workflow, MAAS client and bbolt store against the
 // simulator at speed 20,000 (MAAS's clock accelerated), in waves, and
@@ -51,8 +55,9 @@ const (
 // store size are printed at start and end and held to the bounds above.
 func TestSoakOnboardingsAndDriftChecksStayBounded(t *testing.T) {
 	n := soakCount(t)
+	runtime.MemProfileRate = soakProfileRate
 	path := filepath.Join(t.TempDir(), "s.db")
-	s := newSiteWith(t, siteOptions{speed: 20000, pollInterval: 250 * time.Millisecond, store: func(tb testing.TB) lifecycle.Store {
+	s := newSiteWith(t, siteOptions{speed: 20000, pollInterval: 250 * time.Millisecond, feed: true, store: func(tb testing.TB) lifecycle.Store {
 		st, err := bolt.Open(path, bolt.Options{})
 		must(tb, err)
 		return st
@@ -164,24 +169,32 @@ func (soakKeys) MAASToken(context.Context, string) (lifecycle.Secret, error) {
 type soakSample struct {
 	goroutines int
 	heapMB     float64 // Go heap in use after a collection
+	liveMB     float64 // live objects, from the heap profile (liveHeap)
+	simMB      float64 // of which the simulator allocated
 	fds        int     // open file descriptors
 	storeMB    float64 // the bbolt file
 }
 
+// sidecarMB is the live heap less the simulator's: the daemon core's
+// (runner, workflow, MAAS client, feed, reconciler, store), the HTTP
+// plumbing's and the test's own.
+func (x soakSample) sidecarMB() float64 { return x.liveMB - x.simMB }
+
 func (x soakSample) String() string {
-	return fmt.Sprintf("goroutines %d, heap in use %.1f MB, open fds %d, store %.1f MB", x.goroutines, x.heapMB, x.fds, x.storeMB)
+	return fmt.Sprintf("goroutines %d, heap in use %.1f MB (live %.1f MB: simulator %.1f MB, sidecar %.1f MB), open fds %d, store %.1f MB",
+		x.goroutines, x.heapMB, x.liveMB, x.simMB, x.sidecarMB(), x.fds, x.storeMB)
 }
 
 func takeSoakSample(t *testing.T, path string) soakSample {
 	t.Helper()
-	runtime.GC()
+	live, sim := liveHeap() // collects three times
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	fds, err := os.ReadDir("/proc/self/fd")
 	must(t, err)
 	fi, err := os.Stat(path)
 	must(t, err)
-	return soakSample{goroutines: runtime.NumGoroutine(), heapMB: float64(m.HeapInuse) / 1e6, fds: len(fds), storeMB: float64(fi.Size()) / 1e6}
+	return soakSample{goroutines: runtime.NumGoroutine(), heapMB: float64(m.HeapInuse) / 1e6, liveMB: live / 1e6, simMB: sim / 1e6, fds: len(fds), storeMB: float64(fi.Size()) / 1e6}
 }
 
 // settleSoak samples until goroutines and descriptors are back within
