@@ -38,7 +38,8 @@ const userKey = "ck-user:tk-user:ts-user-secret"
 // site is one simulated MAAS site with the daemon's core running on it:
 // the real MAAS client over the simulator, a store (bbolt unless the
 // options open another), the runner with the onboarding workflow, and a
-// poller waking parked runs.
+// poller (or the daemon's change feed, siteOptions.feed) waking parked
+// runs.
 type site struct {
 	t       testing.TB
 	sim     *maassim.Sim
