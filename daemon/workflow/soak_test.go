@@ -30,19 +30,21 @@ const (
 // timer may still hold); the heap and the store grow with the records
 // kept, by no more than these per onboarding over a fixed allowance
 // (buffers, caches and the bbolt file's first growth steps). The heap in
-// use is the whole process's, most of it the simulated MAAS's (each
+// use is the whole process's, most of it the simulated MAAS's: each
 // machine's record, events and user_data, and 5 to 10 minutes of OAuth
-// nonces, as MAAS keeps them); the sidecar's share is bounded apart: the
-// live heap less what the simulator and its HTTP server hold (liveHeap),
-// that is the daemon core's (runner, workflow, MAAS client, change feed,
-// reconciler, bbolt) with the test's own. It catches a leak per run or an
-// unbounded cache in the daemon core; the daemon's whole footprint is
+// nonces as MAAS keeps them (measured: about 70 kB per onboarding in all
+// while the soak is younger than those 10 minutes, 32 kB after). The
+// sidecar's share is bounded apart: the live heap less what the simulator
+// and its HTTP server hold (liveHeap), that is the daemon core's (runner,
+// workflow, MAAS client, change feed, reconciler, bbolt) with the test's
+// own, measured at a few kB per onboarding. It catches a leak per run or
+// an unbounded cache in the daemon core; the daemon's whole footprint is
 // BenchmarkDaemonRSS's.
 const (
 	soakGoroutineSlack  = 64
 	soakFDSlack         = 16
 	soakHeapFixedMB     = 16
-	soakHeapPerRunKB    = 64
+	soakHeapPerRunKB    = 96
 	soakSidecarPerRunKB = 16
 	soakStoreFixedMB    = 8
 	soakStorePerRunKB   = 48
