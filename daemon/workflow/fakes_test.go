@@ -93,9 +93,9 @@ func (s *site) booted(b maassim.Boot) {
 
 func (s *site) enrollHost(hostname string) {
 	ctx := context.Background()
-	nodes, _ := s.store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: "site-1"})
+	nodes, _ := s.store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: "site-1", Hostname: hostname})
 	for _, n := range nodes {
-		if n.Hostname == hostname && n.Status == lifecycle.NodeEnrolling {
+		if n.Status == lifecycle.NodeEnrolling {
 			now := time.Now()
 			s.store.UpdateNode(ctx, n.ID, func(x *lifecycle.Node) error { x.EnrolledAt = &now; return nil })
 			s.runner.Wake(lifecycle.NodeKey(n.ID))

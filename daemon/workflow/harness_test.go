@@ -38,7 +38,8 @@ const userKey = "ck-user:tk-user:ts-user-secret"
 // site is one simulated MAAS site with the daemon's core running on it:
 // the real MAAS client over the simulator, a store (bbolt unless the
 // options open another), the runner with the onboarding workflow, and a
-// poller waking parked runs.
+// poller (or the daemon's change feed, siteOptions.feed) waking parked
+// runs.
 type site struct {
 	t       testing.TB
 	sim     *maassim.Sim
@@ -74,6 +75,9 @@ type siteOptions struct {
 	store func(testing.TB) lifecycle.Store
 	// maasVersion, when set, is the version the simulator reports.
 	maasVersion string
+	// feed wakes parked runs from the daemon's change feed (its events
+	// cursor every pollInterval) instead of the Poller.
+	feed bool
 }
 
 func newSite(t testing.TB) *site { return newSiteWith(t, siteOptions{}) }
@@ -117,8 +121,11 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	s.runner = runner.New(ro)
 	done := make(chan struct{}, 2)
 	go func() { s.runner.Run(ctx); done <- struct{}{} }()
-	p := &workflow.Poller{Deps: s.deps, Sites: st.ListSites, Wake: s.runner.Wake, Interval: o.pollInterval, Logger: quiet()}
-	go func() { p.Run(ctx); done <- struct{}{} }()
+	waker := (&workflow.Poller{Deps: s.deps, Sites: st.ListSites, Wake: s.runner.Wake, Interval: o.pollInterval, Logger: quiet()}).Run
+	if o.feed {
+		waker = s.changeFeed(o.pollInterval)
+	}
+	go func() { waker(ctx); done <- struct{}{} }()
 	<-s.runner.Ready()
 	t.Cleanup(func() { cancel(); <-done; <-done; s.srv.Close(); st.Close() })
 	return s

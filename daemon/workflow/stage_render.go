@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
@@ -39,12 +38,14 @@ func (d Deps) ensureNode(ctx context.Context, c *runner.Context) (lifecycle.Node
 			return n, err
 		}
 	}
-	nodes, err := d.Store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: c.Run.SiteID})
+	// The hostname index answers (case-insensitively), not a scan of the
+	// site's nodes: a run's cost must not grow with the fleet.
+	nodes, err := d.Store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: c.Run.SiteID, Hostname: c.Run.Hostname})
 	if err != nil {
 		return lifecycle.Node{}, err
 	}
 	for _, n := range nodes {
-		if strings.EqualFold(n.Hostname, c.Run.Hostname) && n.Status != lifecycle.NodeDeleted {
+		if n.Status != lifecycle.NodeDeleted {
 			if n.Status != lifecycle.NodeEnrolling && n.Status != lifecycle.NodeBootstrapIssued {
 				return n, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict, "workflow",
 					"hostname %s is already node %s in state %s", n.Hostname, n.ID, n.Status))

@@ -85,6 +85,7 @@ func (s *Sim) authenticateLocked(r *http.Request) (principal, *apiError) {
 		return principal{}, errorf(http.StatusUnauthorized, "Authorization Error: 'Nonce already used: %s'", p["oauth_nonce"])
 	}
 	s.nonces[nk] = s.now()
+	s.nonceQ = append(s.nonceQ, usedNonce{key: nk, at: s.now()})
 	s.pruneNonces()
 	return who, nil
 }
@@ -122,16 +123,23 @@ func (s *Sim) checkTimestamp(ts string) *apiError {
 	return nil
 }
 
-// pruneNonces forgets nonces older than the timestamp window: a replay of
-// those fails the timestamp check instead.
+// usedNonce is one consumed nonce and when it was used.
+type usedNonce struct {
+	key string
+	at  time.Time
+}
+
+// pruneNonces forgets nonces older than twice the timestamp window, as
+// MAAS's nonce clean-up does (every 300 s it deletes the nonces older than
+// the previous run: each is kept 5 to 10 minutes); a replay of one fails
+// the timestamp check instead. Nonces are used in time order, so only the
+// oldest are looked at: the cost per request does not grow with the
+// number kept, which is bounded by the request rate over 10 minutes.
 func (s *Sim) pruneNonces() {
-	if len(s.nonces) < 4096 {
-		return
-	}
 	cut := s.now().Add(-2 * timestampWindow)
-	for k, t := range s.nonces {
-		if t.Before(cut) {
-			delete(s.nonces, k)
-		}
+	i := 0
+	for ; i < len(s.nonceQ) && s.nonceQ[i].at.Before(cut); i++ {
+		delete(s.nonces, s.nonceQ[i].key)
 	}
+	s.nonceQ = s.nonceQ[i:] // append's next growth lets the forgotten prefix go
 }

@@ -35,30 +35,21 @@ type event struct {
 	created          time.Time
 }
 
-// event appends a node event, newest last, ids increasing.
+// event appends a node event, newest last, ids increasing, and keeps an
+// INFO-or-above one as the machine's status message.
 func (s *Sim) event(m *machine, level int, typ, desc string) {
 	s.evID++
+	if level >= levelInfo {
+		m.statusMessage = typ
+		if desc != "" {
+			m.statusMessage = typ + " - " + desc
+		}
+	}
 	s.events = append(s.events, event{
 		id: s.evID, sid: m.systemID, hostname: m.hostname, username: m.owner,
 		level: level, typ: typ, description: desc, created: s.now(),
 	})
 	s.mirrorPoke()
-}
-
-// statusMessage is MAAS's status_message: the latest INFO-or-above event
-// of the machine as "<type> - <description>".
-func (s *Sim) statusMessage(m *machine) string {
-	for i := len(s.events) - 1; i >= 0; i-- {
-		e := s.events[i]
-		if e.sid != m.systemID || e.level < levelInfo {
-			continue
-		}
-		if e.description == "" {
-			return e.typ
-		}
-		return e.typ + " - " + e.description
-	}
-	return ""
 }
 
 // EventTypes returns the types of m's events, oldest first, for tests.

@@ -1,5 +1,7 @@
 package maassim
 
+import "sort"
+
 // queryEvents is GET events/?op=query (api/events.py): newest first;
 // with after, the oldest `limit` newer events, reversed.
 func (s *Sim) queryEvents(c *call) (any, *apiError) {
@@ -9,8 +11,11 @@ func (s *Sim) queryEvents(c *call) (any, *apiError) {
 	}
 	var picked []event
 	if q.hasAfter {
-		for _, e := range s.events {
-			if e.id > q.after && q.wants(e, s.machines[e.sid]) {
+		// Ids increase along s.events: start at the first one above after
+		// (MAAS reads an index, not every event).
+		from := sort.Search(len(s.events), func(i int) bool { return s.events[i].id > q.after })
+		for _, e := range s.events[from:] {
+			if q.wants(e, s.machines[e.sid]) {
 				picked = append(picked, e)
 				if len(picked) == q.limit {
 					break

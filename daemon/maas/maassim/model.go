@@ -31,6 +31,10 @@ type machine struct {
 	deployFailures           int    // queued deployment failures (fault)
 	commissionFailures       int    // queued commissioning failures (fault)
 	enableSSH, skipBMCConfig bool
+
+	// statusMessage is MAAS's status_message: the latest INFO-or-above
+	// event of the machine as "<type> - <description>" (see Sim.event).
+	statusMessage string
 }
 
 // token is a machine's NodeKey (OAuth consumer and token of the machine).

@@ -24,7 +24,7 @@ func (s *Sim) renderMachine(m *machine) jsonMachine {
 		Domain: jsonDomain{Name: "maas", ID: 0, ResourceURI: apiRoot + "domains/0/"},
 		FQDN:   m.hostname + ".maas", OwnerData: map[string]string{}, Architecture: m.arch,
 		CPUCount: m.cpus, Memory: m.memoryMiB, Status: int(m.status), StatusName: m.status.String(),
-		StatusMessage: s.statusMessage(m), ErrorDescription: m.errorDescription,
+		StatusMessage: m.statusMessage, ErrorDescription: m.errorDescription,
 		OSystem: m.osystem, DistroSeries: m.distro, Netboot: m.status != StatusDeployed,
 		PowerType: m.powerType, PowerState: m.powerState, TagNames: []string{},
 		IPAddresses: []string{}, InterfaceSet: []jsonInterface{},

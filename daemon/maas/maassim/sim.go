@@ -21,6 +21,7 @@ type Sim struct {
 	subnets  []*subnet
 	events   []event
 	nonces   map[string]time.Time
+	nonceQ   []usedNonce // the keys of nonces, oldest first (pruneNonces)
 	timers   timerHeap
 	faults   faults
 	seq      int // machine sequence
