@@ -50,6 +50,14 @@ const (
 	soakStorePerRunKB   = 48
 )
 
+// soakSyncInterval is the site's hardware sync interval in the soak (the
+// workflow sets MAAS's to it), a day: no host agent runs here to report
+// hardware sync, so a machine's last sync is its deployment, and the
+// reconciler's hardware-sync rule flags a machine not synced for 1.5
+// intervals, 22.5 minutes at the default 15, which a soak of 10,000
+// outlasts (its first wave drifted at 7,000, 23 minutes in).
+const soakSyncInterval = "24h"
+
 // soakProfileRate samples the heap every 64 KiB allocated (the runtime's
 // default is 512 KiB) so that liveHeap's split is close at small sizes.
 const soakProfileRate = 64 << 10
@@ -74,6 +82,7 @@ func TestSoakOnboardingsAndDriftChecksStayBounded(t *testing.T) {
 	ctx := context.Background()
 	_, err := s.store.UpdateSitePolicy(ctx, "site-1", func(p *lifecycle.SitePolicy) error {
 		p.BatchMaxParallel = soakWave
+		p.HardwareSyncInterval = soakSyncInterval
 		return nil
 	})
 	must(t, err)
@@ -93,7 +102,8 @@ func TestSoakOnboardingsAndDriftChecksStayBounded(t *testing.T) {
 		rep, err := recon.Pass(ctx, "site-1", ms, 0)
 		must(t, err)
 		if rep.Nodes != done || rep.Drifted != 0 || rep.Owned != 0 {
-			t.Fatalf("drift pass after %d onboardings: %+v (want every node checked, none drifted or owned by a run)", done, rep)
+			t.Fatalf("drift pass after %d onboardings: %+v (want every node checked, none drifted or owned by a run); the oldest: %s; the newest: %s",
+				done, rep, s.soakDrift("soak00000"), s.soakDrift(fmt.Sprintf("soak%05d", done-1)))
 		}
 		if testing.Verbose() {
 			t.Logf("after %d onboardings (%v): %s", done, time.Since(began).Round(time.Second), takeSoakSample(t, path))
@@ -153,6 +163,19 @@ func (s *site) soakWave(from, k int) {
 			s.t.Fatalf("%s: %s at %s: %s", id, r.Status, r.CurrentStage, r.ErrorMessage)
 		}
 	}
+}
+
+// soakDrift describes the node of hostname and what the reconciler
+// recorded of its machine (the drift rule and details), for a failure.
+func (s *site) soakDrift(hostname string) string {
+	ctx := context.Background()
+	nodes, err := s.store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: "site-1", Hostname: hostname})
+	if err != nil || len(nodes) == 0 {
+		return fmt.Sprintf("no node %s (%v)", hostname, err)
+	}
+	n := nodes[0]
+	st, err := s.store.GetNodeMaasState(ctx, n.ID)
+	return fmt.Sprintf("node %s %s host %q; MAAS state %+v (%v)", n.ID, n.Status, n.Host, st, err)
 }
 
 // forgetHarness empties what the test harness itself keeps per request
