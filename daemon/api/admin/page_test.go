@@ -7,52 +7,29 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// pageOf is any list answer: its items' ids and the next cursor.
+// pageOf is a list answer's next cursor.
 type pageOf struct {
-	Nodes       []struct{ ID string }
-	Onboardings []struct{ ID string }
-	Entries     []struct{ Seq uint64 }
-	NextCursor  string `json:"next_cursor"`
+	NextCursor string `json:"next_cursor"`
 }
 
-func (p pageOf) ids() []string {
-	var out []string
-	for _, n := range p.Nodes {
-		out = append(out, n.ID)
-	}
-	for _, r := range p.Onboardings {
-		out = append(out, r.ID)
-	}
-	for _, a := range p.Entries {
-		out = append(out, fmt.Sprint(a.Seq))
-	}
-	return out
-}
-
-// follow reads path page by page and returns every id and the page count.
+// follow reads path page by page as a viewer and returns every item's id
+// (an audit entry's seq) and the page count.
 func (e *env) follow(path string) ([]string, int) {
 	e.t.Helper()
-	var out []string
-	for pages, cursor := 1, ""; ; pages++ {
-		p := path
-		if cursor != "" {
-			p += "&cursor=" + url.QueryEscape(cursor)
-		}
-		r := e.do(viewerRole, http.MethodGet, p, nil)
-		expect(e.t, r, http.StatusOK, "")
-		var got pageOf
-		r.decode(e.t, &got)
-		out = append(out, got.ids()...)
-		if got.NextCursor == "" {
-			return out, pages
-		}
-		cursor = got.NextCursor
+	key, id := "nodes", "id"
+	switch {
+	case strings.Contains(path, "/onboardings"):
+		key = "onboardings"
+	case strings.Contains(path, "/audit"):
+		key, id = "entries", "seq"
 	}
+	return e.followList(viewerRole, path, key, id)
 }
 
 // Every list route's pages hold each match once, in order, and the last
