@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
+	"github.com/gpuaas/maas-sidecar/agent/scratchpath"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
@@ -44,10 +45,22 @@ func (Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Resu
 	}
 	if p.Mode != wire.StorageWeka {
 		for _, dir := range ScratchPaths(env.Policy.ScratchPaths, p.ScratchPaths) {
-			ev.Checks = append(ev.Checks, Scrub(env.Root, dir))
+			ev.Checks = append(ev.Checks, scrubScratch(env, dir))
 		}
 	}
 	return task.Finish(ev, "storage cleaned ("+p.Mode+")")
+}
+
+// scrubScratch empties /tmp, /var/tmp, or dir when it lies under one of
+// the host's scratch roots and is no system or home directory; any other
+// dir is refused untouched, whatever the signed task says.
+func scrubScratch(env task.Env, dir string) wire.Check {
+	if !slices.Contains(TempPaths, dir) {
+		if err := scratchpath.Check(dir, env.Policy.ScratchRoots); err != nil {
+			return task.Check("scrub:"+dir, []string{dir}, "refused: "+err.Error())
+		}
+	}
+	return Scrub(env.Root, dir)
 }
 
 // ScratchPaths returns /tmp, /var/tmp and the given lists, deduplicated.
