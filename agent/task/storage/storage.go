@@ -51,16 +51,22 @@ func (Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Resu
 	return task.Finish(ev, "storage cleaned ("+p.Mode+")")
 }
 
-// scrubScratch empties /tmp, /var/tmp, or dir when it lies under one of
-// the host's scratch roots and is no system or home directory; any other
-// dir is refused untouched, whatever the signed task says.
+// scrubScratch empties dir when CheckScratch allows it; any other dir is
+// refused untouched, whatever the signed task says.
 func scrubScratch(env task.Env, dir string) wire.Check {
-	if !slices.Contains(TempPaths, dir) {
-		if err := scratchpath.Check(dir, env.Policy.ScratchRoots); err != nil {
-			return task.Check("scrub:"+dir, []string{dir}, "refused: "+err.Error())
-		}
+	if err := CheckScratch(env.Policy, dir); err != nil {
+		return task.Check("scrub:"+dir, []string{dir}, "refused: "+err.Error())
 	}
 	return Scrub(env.Root, dir)
+}
+
+// CheckScratch allows /tmp, /var/tmp, and a dir that lies at or under one
+// of the host's scratch roots and is no system or home directory.
+func CheckScratch(pol task.Policy, dir string) error {
+	if slices.Contains(TempPaths, dir) {
+		return nil
+	}
+	return scratchpath.Check(dir, pol.ScratchRoots)
 }
 
 // ScratchPaths returns /tmp, /var/tmp and the given lists, deduplicated.
