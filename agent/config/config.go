@@ -11,9 +11,12 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"slices"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gpuaas/maas-sidecar/agent/scratchpath"
 )
 
 // DefaultPath is where cloud-init writes the agent's config.
@@ -51,7 +54,12 @@ type Config struct {
 type Cleanup struct {
 	// KeepUsers are never revoked nor tenant residue (the deploy user).
 	KeepUsers []string `yaml:"keep_users"`
-	// ScratchPaths are emptied with /tmp and /var/tmp by storage cleanup.
+	// ScratchRoots are the only directories storage cleanup empties as
+	// scratch, with what lies under them ([/scratch]); a system or home
+	// directory is refused here and at cleanup whatever this says.
+	ScratchRoots []string `yaml:"scratch_roots"`
+	// ScratchPaths are emptied with /tmp and /var/tmp by storage cleanup;
+	// each lies at or under a scratch root.
 	ScratchPaths []string `yaml:"scratch_paths"`
 	// MountAllowlist adds mount points to clean validation's allowlist.
 	MountAllowlist []string `yaml:"mount_allowlist"`
@@ -72,6 +80,7 @@ func Defaults() Config {
 		UnitName:            "gpuaas-node-agent.service",
 		Cleanup: Cleanup{
 			KeepUsers:       []string{"ubuntu"},
+			ScratchRoots:    slices.Clone(scratchpath.DefaultRoots),
 			WekaConfigPaths: []string{"/root/.weka"},
 		},
 		Metrics: defaultMetrics(),
@@ -124,6 +133,9 @@ func (c Config) Validate() error {
 				return fmt.Errorf("config: cleanup: %q must be a clean absolute path other than /", p)
 			}
 		}
+	}
+	if err := c.Cleanup.validateScratch(); err != nil {
+		return err
 	}
 	if err := c.Metrics.validate(); err != nil {
 		return err

@@ -57,6 +57,10 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"metrics.textfile_dir", func(c *Config) { c.Metrics.TextfileDir = "var/lib/prometheus" }},
 		{"metrics.textfile_dir", func(c *Config) { c.Metrics.TextfileDir = "/var/lib/../tmp" }},
 		{"metrics.interval", func(c *Config) { c.Metrics.Interval = 0 }},
+		{"cleanup.scratch_roots", func(c *Config) { c.Cleanup.ScratchRoots = []string{"/home"} }},
+		{"cleanup.scratch_roots", func(c *Config) { c.Cleanup.ScratchRoots = []string{"/root/scratch"} }},
+		{"cleanup.scratch_paths", func(c *Config) { c.Cleanup.ScratchPaths = []string{"/data/job"} }},
+		{"cleanup.scratch_paths", func(c *Config) { c.Cleanup.ScratchPaths = []string{"/var/log/app"} }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.key, func(t *testing.T) {

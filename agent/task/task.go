@@ -50,6 +50,10 @@ type Policy struct {
 	KeepUsers []string
 	// AgentUID is the UID the agent runs as; it is never a tenant.
 	AgentUID int
+	// ScratchRoots bound the scratch paths (the config's and a task's)
+	// storage cleanup empties: each lies at or under one of them
+	// (agent/scratchpath).
+	ScratchRoots []string
 	// ScratchPaths are emptied by node.storage_cleanup mode local.
 	ScratchPaths []string
 	// MountAllowlist extends node.validate_clean's mount allowlist.

@@ -34,7 +34,8 @@ type StorageCleanupPayload struct {
 	// (unmount wekafs mounts, remove the tenant Weka client config) or all.
 	Mode string `json:"mode"`
 	// ScratchPaths are absolute host directories emptied by local, on top
-	// of the agent's configured ones. System directories are refused.
+	// of the agent's configured ones. The agent refuses any outside its
+	// host's cleanup.scratch_roots, and system and home directories always.
 	ScratchPaths []string `json:"scratch_paths,omitempty"`
 }
 

@@ -31,6 +31,8 @@ type Deps struct {
 	// (config console.public_origin): forms must come from it and an
 	// https one makes the cookies Secure. Empty: the request's Host and TLS.
 	PublicOrigin string
+	// Metrics counts refused sign-ins (none when nil).
+	Metrics *Metrics
 }
 
 // Console serves the pages; create with New.
@@ -43,11 +45,14 @@ type Console struct {
 	sessions *sessions
 	origin   *url.URL // the public origin; nil when not configured
 	mux      *http.ServeMux
+	metrics  *Metrics
+	signIns  signInLimit // sign-in attempts per source address
 }
 
 // New builds the console.
 func New(d Deps) *Console {
-	c := &Console{admin: d.Admin, tokens: d.Tokens, log: d.Logger, now: d.Now, ttl: d.SessionTTL, sessions: newSessions()}
+	c := &Console{admin: d.Admin, tokens: d.Tokens, log: d.Logger, now: d.Now, ttl: d.SessionTTL, sessions: newSessions(),
+		metrics: d.Metrics}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/console"
@@ -37,6 +39,7 @@ type env struct {
 	runner *runner.Runner
 	// calls logs every admin API request the console makes, one a line.
 	calls *syncBuffer
+	reg   *prometheus.Registry // the console's metrics
 }
 
 func newEnv(t *testing.T, tls bool) *env { t.Helper(); return newEnvOrigin(t, tls, "") }
@@ -47,7 +50,8 @@ func newEnvOrigin(t *testing.T, tls bool, origin string) *env {
 	t.Helper()
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"), bolt.Options{Logger: slog.New(slog.DiscardHandler), NoSync: true})
 	must(t, err)
-	e := &env{t: t, store: st, tokens: map[lifecycle.Role]string{}, logs: &syncBuffer{}, calls: &syncBuffer{}}
+	e := &env{t: t, store: st, tokens: map[lifecycle.Role]string{}, logs: &syncBuffer{}, calls: &syncBuffer{},
+		reg: prometheus.NewRegistry()}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	run := runner.New(runner.Options{Store: st, Defs: func(lifecycle.Run) (*runner.Def, error) { return testDef(), nil },
 		Logger: log, Holder: "test", Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
@@ -61,7 +65,8 @@ func newEnvOrigin(t *testing.T, tls bool, origin string) *env {
 		fmt.Fprintf(e.calls, "%s %s\n", r.Method, r.URL.RequestURI())
 		api.ServeHTTP(w, r)
 	})
-	h := console.New(console.Deps{Admin: logged, Tokens: st, Logger: log, PublicOrigin: origin})
+	h := console.New(console.Deps{Admin: logged, Tokens: st, Logger: log, PublicOrigin: origin,
+		Metrics: console.NewMetrics(e.reg)})
 	if tls {
 		e.srv = httptest.NewTLSServer(h)
 	} else {

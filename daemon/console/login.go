@@ -1,7 +1,9 @@
 package console
 
 import (
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
@@ -23,8 +25,12 @@ func (c *Console) showLogin(w http.ResponseWriter, r *http.Request, status int, 
 // login checks the token as the admin API does (by its hash; unknown or
 // revoked is refused) and starts a session holding it.
 func (c *Console) login(w http.ResponseWriter, r *http.Request) {
+	if !c.admitSignIn(w, r) {
+		return
+	}
 	k, err := r.Cookie(loginCookie)
 	if err != nil || !c.sameOrigin(r) || !equal(r.PostFormValue("csrf"), k.Value) {
+		c.metrics.refuse(RefusedCSRF)
 		c.fail(w, r, nil, http.StatusForbidden, "Forbidden", "the sign-in form's CSRF token is missing or wrong; reload the page and try again")
 		return
 	}
@@ -32,7 +38,8 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	t, err := c.tokens.AdminTokenByHash(r.Context(), admintoken.Hash(tok))
 	switch {
 	case tok == "" || lifecycle.ErrorCode(err) == lifecycle.CodeNotFound || (err == nil && t.RevokedAt != nil):
-		c.log.Info("console: sign-in refused", "reason", "unknown or revoked token")
+		c.metrics.refuse(RefusedBadToken)
+		c.log.Info("console: sign-in refused", "reason", "unknown or revoked token", "remote", source(r))
 		c.showLogin(w, r, http.StatusUnauthorized, "That token is unknown or revoked.")
 		return
 	case err != nil:
@@ -41,6 +48,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	}
 	s, err := c.sessions.add(session{token: lifecycle.Secret(tok), tokenID: t.ID, name: t.Name, role: t.Role, expires: c.now().Add(c.ttl)}, c.now())
 	if err != nil {
+		c.metrics.refuse(RefusedFull)
 		c.log.Warn("console: sign-in refused", "reason", "session table full", "actor", "token:"+t.Name+":"+t.ID)
 		c.showLogin(w, r, http.StatusServiceUnavailable, "Sign-in refused: "+err.Error()+".")
 		return
@@ -49,6 +57,26 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, c.cookie(r, sessionCookie, s.id, int(c.ttl.Seconds())))
 	c.log.Info("console: signed in", "actor", "token:"+t.Name+":"+t.ID, "role", t.Role)
 	http.Redirect(w, r, "/console/fleet", http.StatusSeeOther)
+}
+
+// admitSignIn takes one attempt from the source's bucket; past the
+// burst it answers 429 with Retry-After, logging the first refusal of
+// each burst with the source address.
+func (c *Console) admitSignIn(w http.ResponseWriter, r *http.Request) bool {
+	src := source(r)
+	ok, retry, first := c.signIns.allow(src, c.now())
+	if ok {
+		return true
+	}
+	c.metrics.refuse(RefusedRateLimited)
+	secs := int(math.Ceil(retry.Seconds()))
+	if first {
+		c.log.Warn("console: sign-in refused", "reason", "too many attempts", "remote", src, "retry_after_seconds", secs,
+			"note", "further refusals of this address are counted, not logged, until it may try again")
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	c.showLogin(w, r, http.StatusTooManyRequests, "Too many sign-in attempts from your address; try again in "+strconv.Itoa(secs)+" s.")
+	return false
 }
 
 // logout ends the session and clears its cookie.

@@ -84,6 +84,7 @@ type Feed struct {
 	kick     chan struct{}
 	refollow chan struct{} // wakes the sites loop (Refollow)
 	secrets  secretCache
+	sites    siteSet // the live sites webhooks are taken for
 	// rejectLog logs rejected webhooks once per site a minute.
 	rejectLog throttle.Throttle
 	// listenLog logs a site's listener failures once a minute.

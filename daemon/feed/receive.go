@@ -35,11 +35,23 @@ var (
 func (f *Feed) Receive(ctx context.Context, siteID, sigHeader string, body []byte) error {
 	reason, err := f.receive(ctx, siteID, sigHeader, body)
 	f.cfg.Metrics.webhook(reason)
-	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && reason != ReasonQueueFull && f.rejectLog.Allow(siteID, f.cfg.Clock.Now(), time.Minute) {
-		f.log.Warn("webhook rejected", "site", siteID, "reason", reason,
-			"note", "further rejections for this site are counted, not logged, for a minute")
+	if err != nil && reason != ReasonDuplicate && reason != ReasonUnavailable && reason != ReasonQueueFull {
+		f.logRejected(siteID, reason)
 	}
 	return err
+}
+
+// logRejected logs a refused webhook once a minute per site, and once a
+// minute for all unknown sites together: made-up site ids cost no more
+// log lines than one.
+func (f *Feed) logRejected(siteID, reason string) {
+	key, note := "site:"+siteID, "further rejections for this site are counted, not logged, for a minute"
+	if reason == ReasonUnknownSite {
+		key, note = "unknown-site", "further webhooks for unknown sites are counted, not logged, for a minute"
+	}
+	if f.rejectLog.Allow(key, f.cfg.Clock.Now(), time.Minute) {
+		f.log.Warn("webhook rejected", "site", siteID, "reason", reason, "note", note)
+	}
 }
 
 // Rejected counts a webhook refused before Receive (too large, no site).
@@ -51,6 +63,11 @@ func (f *Feed) receive(ctx context.Context, siteID, sigHeader string, body []byt
 		return reason, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "%s", msg)
 	}
 	if !sitePattern.MatchString(siteID) {
+		return unauth(ReasonUnknownSite, "unknown site")
+	}
+	if ok, err := f.liveSite(ctx, siteID); err != nil {
+		return ReasonUnavailable, err
+	} else if !ok {
 		return unauth(ReasonUnknownSite, "unknown site")
 	}
 	if sigHeader == "" {

@@ -19,6 +19,7 @@ func (f *Feed) sitesLoop(ctx context.Context) error {
 	defer wg.Wait()
 	for {
 		if sites, err := f.cfg.Store.ListSites(ctx); err == nil {
+			f.sites.set(sites, f.cfg.Clock.Now())
 			f.track(ctx, sites, running, &wg)
 			f.trackListeners(ctx, sites, listening, &wg)
 		} else if ctx.Err() == nil {

@@ -77,6 +77,9 @@ func (p *Poster) post(ctx context.Context, e lifecycle.OutboxEvent) (string, err
 	}
 	defer resp.Body.Close()
 	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
+	if resp.StatusCode/100 == 3 {
+		return ReasonRedirect, fmt.Errorf("events: receiver answered %s (redirects are not followed)", resp.Status)
+	}
 	if resp.StatusCode/100 != 2 {
 		return ReasonStatus, fmt.Errorf("events: receiver answered %s: %s", resp.Status, bytes.TrimSpace(snippet))
 	}

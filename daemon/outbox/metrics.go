@@ -10,7 +10,8 @@ import (
 
 // Failure reasons, the bounded label of the failed-delivery counter.
 const (
-	ReasonStatus    = "http_status" // the receiver answered, not 2xx
+	ReasonStatus    = "http_status" // the receiver answered, not 2xx or 3xx
+	ReasonRedirect  = "redirect"    // the receiver answered 3xx: never followed
 	ReasonTransport = "transport"   // no answer: connection, TLS, timeout
 	ReasonSecret    = "secret"      // the signing secret could not be read
 	ReasonEncode    = "encode"      // the event could not be encoded
@@ -36,7 +37,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		lastPass: prometheus.NewGauge(prometheus.GaugeOpts{Name: "maas_sidecar_events_last_pass_timestamp_seconds",
 			Help: "Unix time of the poster's last pass that could read the outbox."}),
 	}
-	for _, r := range []string{ReasonStatus, ReasonTransport, ReasonSecret, ReasonEncode} {
+	for _, r := range []string{ReasonStatus, ReasonRedirect, ReasonTransport, ReasonSecret, ReasonEncode} {
 		m.failed.WithLabelValues(r)
 	}
 	reg.MustRegister(m.delivered, m.failed, m.oldest, m.lastPass)

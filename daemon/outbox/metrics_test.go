@@ -33,6 +33,7 @@ maas_sidecar_events_delivered_total{type="node.decommission.started"} 1
 # TYPE maas_sidecar_events_failed_total counter
 maas_sidecar_events_failed_total{reason="encode"} 0
 maas_sidecar_events_failed_total{reason="http_status"} 1
+maas_sidecar_events_failed_total{reason="redirect"} 0
 maas_sidecar_events_failed_total{reason="secret"} 0
 maas_sidecar_events_failed_total{reason="transport"} 0
 # HELP maas_sidecar_events_oldest_undelivered_age_seconds Age of the oldest lifecycle event not yet delivered; 0 when none waits.

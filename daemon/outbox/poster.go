@@ -30,7 +30,8 @@ type Options struct {
 	URL string
 	// Secret returns the HMAC key, read at every use (SecretFile).
 	Secret func(context.Context) ([]byte, error)
-	// Client sends the requests (a client with Timeout).
+	// Client sends the requests (a client with Timeout). The poster uses
+	// a copy that never follows a redirect: a 3xx is a failed delivery.
 	Client *http.Client
 	// Timeout bounds one delivery attempt (10s).
 	Timeout time.Duration
@@ -61,9 +62,7 @@ func New(o Options) *Poster {
 	if o.Timeout == 0 {
 		o.Timeout = 10 * time.Second
 	}
-	if o.Client == nil {
-		o.Client = &http.Client{Timeout: o.Timeout}
-	}
+	o.Client = noRedirects(o.Client, o.Timeout)
 	if o.Interval == 0 {
 		o.Interval = 2 * time.Second
 	}
@@ -136,6 +135,19 @@ func (p *Poster) Pass(ctx context.Context) (int, error) {
 		p.o.Metrics.pass(p.o.Clock.Now(), age)
 	}
 	return len(due), err
+}
+
+// noRedirects returns a copy of c (a client with timeout when c is nil)
+// that answers a redirect as the response itself: the signed event goes
+// to events.url only, never to a host a receiver names.
+func noRedirects(c *http.Client, timeout time.Duration) *http.Client {
+	out := &http.Client{Timeout: timeout}
+	if c != nil {
+		cp := *c
+		out = &cp
+	}
+	out.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return out
 }
 
 // farFuture makes DueEvents answer the oldest undelivered event, due or not.

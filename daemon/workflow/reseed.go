@@ -20,7 +20,9 @@ type ReseedPayloads struct {
 }
 
 // Resolve returns t's payload, completed for hw_sync_reseed tasks.
-// Errors: invalid for a payload naming no machine, unavailable while MAAS
+// Errors: invalid for a payload naming no machine, forbidden for one
+// naming a machine (or site) that is not the claiming node's own (no
+// token is read: the agent API fails the task), unavailable while MAAS
 // has no token for the machine, and the store's, Vault's and MAAS's.
 func (r ReseedPayloads) Resolve(ctx context.Context, t lifecycle.AgentTask) ([]byte, error) {
 	const op = "workflow.ReseedPayloads"
@@ -33,6 +35,9 @@ func (r ReseedPayloads) Resolve(ctx context.Context, t lifecycle.AgentTask) ([]b
 		SystemID *string `json:"system_id"`
 	}{&ref.SiteID, &ref.SystemID}); err != nil || ref.SiteID == "" || ref.SystemID == "" {
 		return nil, lifecycle.Errorf(lifecycle.CodeInvalid, op, "task %s names no site and machine", t.ID)
+	}
+	if err := r.ownMachine(ctx, t, ref.SiteID, ref.SystemID); err != nil {
+		return nil, err
 	}
 	site, err := r.Deps.Store.GetSite(ctx, ref.SiteID)
 	if err != nil {
@@ -60,4 +65,20 @@ func (r ReseedPayloads) Resolve(ctx context.Context, t lifecycle.AgentTask) ([]b
 	return json.Marshal(wire.HWSyncReseed{Endpoint: strings.TrimSuffix(rack, "/") + "/metadata/status/" + ref.SystemID,
 		MAASCredentials: wire.MAASCredentials{ConsumerKey: tok.ConsumerKey, TokenKey: tok.TokenKey,
 			TokenSecret: tok.TokenSecret.Reveal()}})
+}
+
+// ownMachine checks that machine systemID of site siteID is the one the
+// store binds to t's node, the node whose agent claimed t: a task naming
+// another node's machine never fetches that machine's token.
+func (r ReseedPayloads) ownMachine(ctx context.Context, t lifecycle.AgentTask, siteID, systemID string) error {
+	n, err := r.Deps.Store.GetNode(ctx, t.NodeID)
+	if err != nil {
+		return err
+	}
+	if n.MaasSystemID == "" || n.MaasSystemID != systemID || n.SiteID != siteID {
+		return lifecycle.Errorf(lifecycle.CodeForbidden, "workflow.ReseedPayloads",
+			"task %s names machine %s of site %s, which is not node %s's machine (%q of site %s)",
+			t.ID, systemID, siteID, n.ID, n.MaasSystemID, n.SiteID)
+	}
+	return nil
 }

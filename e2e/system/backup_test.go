@@ -16,8 +16,9 @@ import (
 // stops mid-flight with each layout applied in MAAS and not journaled,
 // takes `maas-sidecar backup --out FILE` while the daemon runs (the
 // command finds the store locked and fetches the daemon's online backup),
-// kills that daemon, restores the file with `maas-sidecar restore` into a
-// new state dir beside a copy of pki/ and admin.token, and starts a
+// kills that daemon, copies pki/ (whose key verifies the backup's
+// signature) and admin.token into a new state dir, restores the file
+// there with `maas-sidecar restore`, and starts a
 // daemon there against the same simulator: every run resumes and
 // completes, every node is active, and the simulator's request log shows
 // one deploy per machine and no other side effect.
@@ -48,12 +49,13 @@ func TestBackupMidBatchRestoredIntoNewDaemonResumesEveryRunWithoutDuplicates(t *
 
 	old := w.daemon.stateDir
 	fresh := filepath.Join(t.TempDir(), "restored")
+	// pki/ first: its task-signing key verifies the backup's signature
+	copyTree(t, filepath.Join(old, "pki"), filepath.Join(fresh, "pki"))
+	copyTree(t, filepath.Join(old, "admin.token"), filepath.Join(fresh, "admin.token"))
 	restore := exec.Command(bins.daemon, "restore", "--in", snap, "--state-dir", fresh)
 	if b, err := restore.CombinedOutput(); err != nil || !strings.Contains(string(b), "verified") {
 		t.Fatalf("maas-sidecar restore: %v\n%s", err, b)
 	}
-	copyTree(t, filepath.Join(old, "pki"), filepath.Join(fresh, "pki"))
-	copyTree(t, filepath.Join(old, "admin.token"), filepath.Join(fresh, "admin.token"))
 	w.daemon.setConfig("state_dir: "+old, "state_dir: "+fresh)
 	w.daemon.stateDir = fresh
 	w.daemon.start()

@@ -139,6 +139,6 @@ func systemdFor(root hostroot.Root, ex task.Exec) task.Systemd {
 
 // policy maps the config's cleanup section to the tasks' policy.
 func policy(c config.Cleanup) task.Policy {
-	return task.Policy{KeepUsers: c.KeepUsers, AgentUID: os.Getuid(), ScratchPaths: c.ScratchPaths,
+	return task.Policy{KeepUsers: c.KeepUsers, AgentUID: os.Getuid(), ScratchRoots: c.ScratchRoots, ScratchPaths: c.ScratchPaths,
 		MountAllowlist: c.MountAllowlist, WekaConfigPaths: c.WekaConfigPaths}
 }

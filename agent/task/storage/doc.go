@@ -1,13 +1,16 @@
 // Package storage is the node.storage_cleanup task.
 //
 // Mode local empties /tmp, /var/tmp and the scratch paths (the agent's
-// configured ones plus the payload's) and nothing else: each directory is
+// configured ones plus the payload's) and nothing else. A scratch path
+// must lie at or under one of the host's cleanup.scratch_roots and never
+// in a system or home tree (agent/scratchpath), whatever the signed task
+// says; any other is refused untouched and fails the task. Each directory is
 // kept, its contents removed through an os.Root opened on it, so no path
 // can resolve outside it. Symlinks are never followed: a link inside is
 // removed as a link, and a scratch path that is (or passes through) a
 // symlink is refused untouched. Mount points under a scratch path (from
 // /proc/self/mountinfo, or a different device) are not crossed; they are
-// left and reported. System directories are refused as scratch paths.
+// left and reported.
 //
 // Mode weka unmounts every wekafs mount ("umount", deepest first), proves
 // from mountinfo that none is left, and removes the configured tenant

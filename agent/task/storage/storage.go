@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
+	"github.com/gpuaas/maas-sidecar/agent/scratchpath"
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
@@ -44,10 +45,28 @@ func (Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Resu
 	}
 	if p.Mode != wire.StorageWeka {
 		for _, dir := range ScratchPaths(env.Policy.ScratchPaths, p.ScratchPaths) {
-			ev.Checks = append(ev.Checks, Scrub(env.Root, dir))
+			ev.Checks = append(ev.Checks, scrubScratch(env, dir))
 		}
 	}
 	return task.Finish(ev, "storage cleaned ("+p.Mode+")")
+}
+
+// scrubScratch empties dir when CheckScratch allows it; any other dir is
+// refused untouched, whatever the signed task says.
+func scrubScratch(env task.Env, dir string) wire.Check {
+	if err := CheckScratch(env.Policy, dir); err != nil {
+		return task.Check("scrub:"+dir, []string{dir}, "refused: "+err.Error())
+	}
+	return Scrub(env.Root, dir)
+}
+
+// CheckScratch allows /tmp, /var/tmp, and a dir that lies at or under one
+// of the host's scratch roots and is no system or home directory.
+func CheckScratch(pol task.Policy, dir string) error {
+	if slices.Contains(TempPaths, dir) {
+		return nil
+	}
+	return scratchpath.Check(dir, pol.ScratchRoots)
 }
 
 // ScratchPaths returns /tmp, /var/tmp and the given lists, deduplicated.

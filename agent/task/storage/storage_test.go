@@ -47,6 +47,7 @@ func host(t *testing.T) *tasktest.Host {
 func run(t *testing.T, h *tasktest.Host, payload string) *wire.Evidence {
 	t.Helper()
 	env := h.Env()
+	env.Policy.ScratchRoots = []string{"/scratch"}
 	env.Policy.ScratchPaths = []string{"/scratch"}
 	env.Policy.WekaConfigPaths = []string{"/root/.weka"}
 	res, err := storage.Handler{}.Run(context.Background(), env, []byte(payload))
@@ -161,3 +162,38 @@ func TestBadModeIsRefused(t *testing.T) {
 type taskExit struct{ msg string }
 
 func (e *taskExit) Error() string { return e.msg }
+
+// A signed task naming /root/.ssh (or another home, log or service
+// directory) as scratch is refused and the files stay, even on a host
+// whose scratch roots (wrongly) name those trees; a path under a root is
+// emptied.
+func TestScratchOutsideRootsRefused(t *testing.T) {
+	for _, roots := range [][]string{{"/scratch"}, {"/scratch", "/root", "/home", "/var/log", "/"}} {
+		h := host(t)
+		h.Write("/root/.ssh/authorized_keys", "ssh-ed25519 AAAA operator")
+		h.Write("/var/log/syslog", "x")
+		h.Write("/opt/app/bin", "x")
+		h.Write("/srv/data/x", "x")
+		h.Write("/scratch/t2/x", "x")
+		env := h.Env()
+		env.Policy.ScratchRoots = roots
+		payload := `{"mode":"local","scratch_paths":["/root/.ssh","/home/ubuntu","/var/log","/run/user","/opt/app","/srv/data","/scratch/t2"]}`
+		res, err := storage.Handler{}.Run(context.Background(), env, []byte(payload))
+		if err == nil || res.Evidence == nil || res.Evidence.Passed {
+			t.Fatalf("roots %v: refused paths must fail the task: %v %+v", roots, err, res.Evidence)
+		}
+		for _, p := range []string{"/root/.ssh/authorized_keys", "/home/ubuntu/keep", "/var/log/syslog", "/opt/app/bin", "/srv/data/x"} {
+			if !h.Exists(p) {
+				t.Errorf("roots %v: %s was removed", roots, p)
+			}
+		}
+		for _, dir := range []string{"/root/.ssh", "/home/ubuntu", "/var/log", "/run/user", "/opt/app", "/srv/data"} {
+			if c := check(res.Evidence, "scrub:"+dir); c.Passed || !strings.HasPrefix(c.Reason, "refused") {
+				t.Errorf("roots %v: %s = %+v, want refused", roots, dir, c)
+			}
+		}
+		if h.Exists("/scratch/t2/x") || !check(res.Evidence, "scrub:/scratch/t2").Passed {
+			t.Errorf("roots %v: /scratch/t2 under a root was not emptied", roots)
+		}
+	}
+}

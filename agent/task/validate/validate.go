@@ -132,7 +132,7 @@ func allowed(point string, t rule, extra []string) bool {
 // empty checks a scratch directory has no entries; an absent one is empty.
 func empty(env task.Env, dir string) wire.Check {
 	name := "scratch_empty:" + dir
-	if err := storage.CheckPath(dir); err != nil {
+	if err := storage.CheckScratch(env.Policy, dir); err != nil {
 		return task.Check(name, []string{dir}, "refused: "+err.Error())
 	}
 	if l := storage.SymlinkOnPath(env.Root, dir); l != "" {

@@ -41,6 +41,10 @@ type TaskSigner interface {
 type EnrollHook func(ctx context.Context, n lifecycle.Node) error
 
 // PayloadResolver returns the payload to send for a dispatched task.
+// Errors: forbidden when the task must never run for the node that
+// claimed it (the agent API fails it at once with the error's message,
+// logs and audits it, and sends nothing); any other error answers 503
+// and the task is sent again once its lease lapses.
 type PayloadResolver func(ctx context.Context, t lifecycle.AgentTask) ([]byte, error)
 
 // Config builds an API. Zero durations mean defaults.

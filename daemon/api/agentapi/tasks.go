@@ -72,6 +72,13 @@ func (a *API) answerTask(w http.ResponseWriter, r *http.Request, t lifecycle.Age
 	payload := t.Payload
 	if err == nil && a.cfg.Resolve != nil {
 		payload, err = a.cfg.Resolve(r.Context(), t)
+		if lifecycle.ErrorCode(err) == lifecycle.CodeForbidden {
+			err = a.refuseTask(r.Context(), t, err)
+			if err == nil {
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		}
 	}
 	if err != nil {
 		writeProblem(w, err)

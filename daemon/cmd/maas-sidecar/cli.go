@@ -32,9 +32,9 @@ commands:
   store migrate --from <store> --to <store>
             copy a store into an empty one (bbolt to dqlite or back)
             and verify it record by record (see -h)
-  backup    write a consistent snapshot of a store (of a running
+  backup    write a consistent, signed snapshot of a store (of a running
             daemon's bbolt store: through its GET /api/v1/admin/backup)
-  restore   restore a backup into an empty store, verified
+  restore   check a backup's signature, restore it into an empty store, verified
   maas-notify-forward --site ID --url URL --secret-file FILE
             forward this region database's machine notifications to a
             daemon elsewhere as signed webhooks (see -h)

@@ -88,7 +88,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	adminH := adminAPI(st, c, log)
 	adminSlot.Set(adminH)
 	consoleSlot.Set(console.New(console.Deps{Admin: adminH, Tokens: st, Logger: log.With("component", "console"),
-		PublicOrigin: cfg.Console.PublicOrigin}))
+		PublicOrigin: cfg.Console.PublicOrigin, Metrics: console.NewMetrics(reg)}))
 	ready.Serve(readyCheck(st.Check, c.feed.Check))
 	notifier.Ready()
 	p.Go(stageCore, watchdog(log, notifier, api.CheckerFunc(st.Live)).Run)

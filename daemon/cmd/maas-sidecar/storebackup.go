@@ -12,15 +12,18 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/store/storecopy"
 )
 
-const backupUsage = `usage: maas-sidecar backup --out <file> [--from <store>]
+const backupUsage = `usage: maas-sidecar backup --out <file> [--from <store>] [--key <file>]
 
-writes a consistent snapshot of a store: of bbolt, a copy of the store
-file (restore it with restore, or put it in place as maas-sidecar.db); of
-dqlite, the store's records as gzip-compressed JSON lines. A bbolt store
+writes a consistent snapshot of a store, signed with the daemon's
+task-signing key (--key, by default pki/task-signing.key in the store's
+state dir) so that restore refuses a backup that was altered: of bbolt, a
+copy of the store file; of dqlite, the store's records as
+gzip-compressed JSON lines. Restore it with restore. A bbolt store
 locked by its running daemon is backed up through that daemon, its online
 backup GET /api/v1/admin/backup (a consistent snapshot): the daemon at
 MAAS_SIDECAR_ADDR (default 127.0.0.1:5290), with MAAS_SIDECAR_TOKEN or
@@ -30,10 +33,11 @@ answer names it); a file locked by another process is refused.`
 // backupCmd is `maas-sidecar backup`.
 func backupCmd() storeCmd {
 	var from storeSpec
-	var out *string
+	var out, key *string
 	return storeCmd{name: "backup", usage: backupUsage,
 		flags: func(fs *flag.FlagSet) func() error {
 			out = fs.String("out", "", "snapshot `file` to write")
+			key = fs.String("key", "", "Ed25519 signing key `file` (default: pki/"+pki.SigningKeyFile+" of the store's state dir)")
 			check := specFlag(fs, "from", "bolt:"+config.Default().StateDir, "`store` to back up", &from)
 			return func() error {
 				if *out == "" {
@@ -43,16 +47,20 @@ func backupCmd() storeCmd {
 			}
 		},
 		run: func(ctx context.Context, stdout io.Writer, log *slog.Logger) error {
-			return backup(ctx, from, *out, stdout, log)
+			return backup(ctx, from, *out, firstNonEmpty(*key, keyPathOf(from)), stdout, log)
 		}}
 }
 
-func backup(ctx context.Context, from storeSpec, out string, stdout io.Writer, log *slog.Logger) (err error) {
+func backup(ctx context.Context, from storeSpec, out, keyPath string, stdout io.Writer, log *slog.Logger) (err error) {
 	src, err := openSpec(ctx, from, true, log)
 	if from.backend == "bolt" && errors.Is(err, bolt.ErrLocked) {
 		// Its daemon may run and hold the lock: back up through the
 		// daemon, if the daemon's store is this file.
-		if oerr := onlineBackup(ctx, from, out, stdout); oerr != nil {
+		key, kerr := signingKey(keyPath)
+		if kerr != nil {
+			return kerr
+		}
+		if oerr := onlineBackup(ctx, from, out, key, stdout); oerr != nil {
 			return fmt.Errorf("%s: %w; the daemon's online backup failed too: %v", from, err, oerr)
 		}
 		return nil
@@ -61,17 +69,21 @@ func backup(ctx context.Context, from storeSpec, out string, stdout io.Writer, l
 		return fmt.Errorf("%s: %w", from, err)
 	}
 	defer func() { err = closeAll(err, src) }()
-	return writeAtomically(out, func(f *os.File) error {
+	key, err := signingKey(keyPath)
+	if err != nil {
+		return err
+	}
+	return writeSigned(out, key, func(f io.Writer) error {
 		if b, ok := src.(*bolt.Store); ok {
 			n, err := b.WriteBackup(ctx, f, nil)
 			if err == nil {
-				fmt.Fprintf(stdout, "backed up %s to %s (bbolt file, %d bytes)\n", from, out, n)
+				fmt.Fprintf(stdout, "backed up %s to %s (bbolt file, %d bytes, signed)\n", from, out, n)
 			}
 			return err
 		}
 		counts, err := storecopy.WriteStream(ctx, src, f)
 		if err == nil {
-			fmt.Fprintf(stdout, "backed up %s to %s (export stream):\n", from, out)
+			fmt.Fprintf(stdout, "backed up %s to %s (export stream, signed):\n", from, out)
 			printCounts(stdout, counts)
 		}
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,8 +20,8 @@ import (
 // store it was asked for is locked by that daemon. The daemon is at
 // MAAS_SIDECAR_ADDR (default 127.0.0.1:5290); the token is
 // MAAS_SIDECAR_TOKEN or the state dir's admin.token. The copy is opened
-// and checked page by page before it is renamed into place.
-func onlineBackup(ctx context.Context, from storeSpec, out string, stdout io.Writer) error {
+// and checked page by page, then signed with key into out.
+func onlineBackup(ctx context.Context, from storeSpec, out string, key ed25519.PrivateKey, stdout io.Writer) error {
 	base := firstNonEmpty(os.Getenv("MAAS_SIDECAR_ADDR"), cli.DefaultAddr)
 	if !strings.Contains(base, "://") {
 		base = "http://" + base
@@ -47,20 +48,33 @@ func onlineBackup(ctx context.Context, from storeSpec, out string, stdout io.Wri
 	if err := sameStore(resp.Header.Get(admin.StoreHeader), from.path, base); err != nil {
 		return err
 	}
-	var n int64
-	err = writeAtomically(out, func(f *os.File) error {
-		if n, err = io.Copy(f, resp.Body); err != nil {
-			return fmt.Errorf("reading the online backup: %w", err)
-		}
-		if _, err := bolt.Status(f.Name(), bolt.Options{}); err != nil {
-			return fmt.Errorf("the online backup is not a sound store file: %w", err)
-		}
-		return nil
-	})
+	n, err := signFetched(out, key, resp.Body)
 	if err == nil {
 		fmt.Fprintf(stdout, "backed up %s to %s through the running daemon at %s (bbolt file, %d bytes)\n", from, out, base, n)
 	}
 	return err
+}
+
+// signFetched copies the online backup body to a temporary file beside
+// out, checks that it is a sound store file, and signs it into out.
+func signFetched(out string, key ed25519.PrivateKey, body io.Reader) (int64, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".fetch-*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	n, err := io.Copy(tmp, body)
+	if err != nil {
+		return 0, fmt.Errorf("reading the online backup: %w", err)
+	}
+	if _, err := bolt.Status(tmp.Name(), bolt.Options{}); err != nil {
+		return 0, fmt.Errorf("the online backup is not a sound store file: %w", err)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return 0, err
+	}
+	return n, writeSigned(out, key, func(w io.Writer) error { _, err := io.Copy(w, tmp); return err })
 }
 
 // sameStore refuses the online backup of a daemon whose store file

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
 
@@ -34,11 +35,12 @@ func TestStoreMigrateDqlite(t *testing.T) {
 		t.Fatalf("bolt to dqlite: exit %d\n%s%s", code, out, stderr)
 	}
 	file := filepath.Join(t.TempDir(), "backup.jsonl.gz")
-	if code, out, stderr := runCmd(t, "backup", "--from", dq, "--out", file); code != exitOK || !strings.Contains(out, "export stream") {
+	key := filepath.Join(src, "pki", pki.SigningKeyFile) // the data dir is no daemon's: name the key
+	if code, out, stderr := runCmd(t, "backup", "--from", dq, "--out", file, "--key", key); code != exitOK || !strings.Contains(out, "export stream") {
 		t.Fatalf("backup: exit %d\n%s%s", code, out, stderr)
 	}
 	restored, back := t.TempDir(), t.TempDir()
-	if code, out, stderr := runCmd(t, "restore", "--in", file, "--state-dir", restored); code != exitOK {
+	if code, out, stderr := runCmd(t, "restore", "--in", file, "--state-dir", restored, "--key", key); code != exitOK {
 		t.Fatalf("restore: exit %d\n%s%s", code, out, stderr)
 	}
 	if code, out, stderr := runCmd(t, "store", "migrate", "--from", dq, "--to", "bolt:"+back); code != exitOK {

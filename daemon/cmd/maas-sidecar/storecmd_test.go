@@ -28,6 +28,9 @@ func populatedDir(t *testing.T) (string, []byte) {
 	if _, err := storetest.Populate(context.Background(), st, clock); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := openPKI(dir); err != nil { // the task-signing key that signs its backups
+		t.Fatal(err)
+	}
 	return dir, exportOf(t, st)
 }
 
@@ -104,10 +107,11 @@ func TestBackupRestoreBolt(t *testing.T) {
 	if code, out, stderr := runCmd(t, "backup", "--from", "bolt:"+src, "--out", file); code != exitOK {
 		t.Fatalf("backup: exit %d\n%s%s", code, out, stderr)
 	}
-	if d := cmp.Diff(string(want), string(boltExport(t, file))); d != "" {
+	if d := cmp.Diff(string(want), string(boltExport(t, payloadOf(t, file, src)))); d != "" {
 		t.Fatalf("the backup file differs:\n%s", d)
 	}
 	dir := t.TempDir()
+	copyPKI(t, src, dir)
 	code, out, stderr := runCmd(t, "restore", "--in", file, "--state-dir", dir)
 	if code != exitOK || !strings.Contains(out, "verified") {
 		t.Fatalf("restore: exit %d\n%s%s", code, out, stderr)

@@ -102,6 +102,6 @@ func (h *Host) Wait() error {
 // policy maps the config's cleanup section to the tasks' policy, as the
 // agent's command does.
 func policy(c config.Cleanup) task.Policy {
-	return task.Policy{KeepUsers: c.KeepUsers, AgentUID: os.Getuid(), ScratchPaths: c.ScratchPaths,
+	return task.Policy{KeepUsers: c.KeepUsers, AgentUID: os.Getuid(), ScratchRoots: c.ScratchRoots, ScratchPaths: c.ScratchPaths,
 		MountAllowlist: c.MountAllowlist, WekaConfigPaths: c.WekaConfigPaths}
 }
