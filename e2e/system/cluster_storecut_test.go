@@ -24,9 +24,11 @@ import (
 // of a member without quorum (dqlite.DefaultTimeout).
 const storeTimeout = 10 * time.Second
 
-// TestClusterStoreCutMemberAnswersAgents: one member is cut off from the
-// store (its store port and its dials to the others silently drop
-// everything; MAAS, Vault and its agent listener stay reachable). Agent
+// TestClusterStoreCutMemberAnswersAgents: one member, the site's lease
+// holder, is cut off from the store (its store port and its dials to the
+// others silently drop everything; MAAS, Vault and its agent listener
+// stay reachable). It logs its first failed renewal within the lease TTL
+// and the lease moves to another member. Agent
 // requests sent to it at once are each answered 503 with Retry-After
 // within the store's timeout, /readyz then answers 503 at once, and a
 // batch onboarded through another member completes while the booted
@@ -35,8 +37,20 @@ const storeTimeout = 10 * time.Second
 // again.
 func TestClusterStoreCutMemberAnswersAgents(t *testing.T) {
 	c, cut := newCutCluster(t, simOptions{machines: 6, speed: 600})
-	x := c.members[cut.member]
+	x, name := c.members[cut.member], c.names[cut.member]
+	c.daemon.ok("", "site", "update", c.site, "--preferred-daemon", name, "--reason", "e2e: the cut member holds the site")
+	held := c.waitLease(0, 30*time.Second, func(l leaseView) bool { return l.Holder == name })
+	renewal := []string{"lease renewal failed"}
+	before := x.proc.countLines(renewal...)
 	cut.setCut(true)
+	cutAt := time.Now()
+	logged := make(chan time.Duration, 1)
+	go func() {
+		for time.Since(cutAt) < time.Minute && x.proc.countLines(renewal...) == before {
+			time.Sleep(20 * time.Millisecond)
+		}
+		logged <- time.Since(cutAt)
+	}()
 
 	probes := enrollProbes(t, x, 8)
 	for i, p := range probes {
@@ -56,6 +70,15 @@ func TestClusterStoreCutMemberAnswersAgents(t *testing.T) {
 
 	refused := []string{`"agent request"`, `"status":503`}
 	probed := x.proc.countLines(refused...)
+	if d := <-logged; d > leaseTTL {
+		t.Errorf("the cut lease holder logged its first failed renewal %s after the cut, want within the lease TTL (%s)", d, leaseTTL)
+	} else {
+		t.Logf("the cut lease holder logged its first failed renewal %s after the cut", d.Round(time.Millisecond))
+	}
+	moved := c.waitLease(0, 30*time.Second, func(l leaseView) bool { return l.Holder != name })
+	t.Logf("lease moved from %s (epoch %d) to %s (epoch %d) %s after the cut", name, held.Epoch, moved.Holder, moved.Epoch,
+		time.Since(cutAt).Round(time.Millisecond))
+
 	hosts := hostnames(1, 2, 3, 4, 5, 6)
 	batch, _ := c.onboard(hosts...)
 	if w := c.daemon.cli("", "onboarding", "watch", "--batch", batch); w.code != 0 || !strings.Contains(w.stdout, "completed 6") {
