@@ -125,7 +125,13 @@ func (r *Runner) renew(s *siteState) {
 		return
 	}
 	sent := r.opt.Clock.Now()
-	l, err := r.opt.Store.RenewLease(r.ctx, s.lease, r.opt.LeaseTTL)
+	left := r.deadline(s.renewedAt).Sub(sent)
+	// A renewal that has not come back by the lease's local end is no use:
+	// waiting longer (a store cut off from its quorum waits its whole
+	// timeout) would only delay the failure's log line and the lapse.
+	ctx, cancel := context.WithTimeout(r.ctx, left)
+	l, err := r.opt.Store.RenewLease(ctx, s.lease, r.opt.LeaseTTL)
+	cancel()
 	switch {
 	case err == nil:
 		s.lease, s.renewedAt = l, sent
@@ -140,7 +146,8 @@ func (r *Runner) renew(s *siteState) {
 		r.log.Error("site lease lost", "site", s.id, "err", err)
 		r.loseSite(s.id)
 	default:
-		r.log.Warn("lease renewal failed; retrying", "site", s.id, "err", err)
+		r.log.Warn("lease renewal failed; retrying until the lease's local end", "site", s.id, "err", err,
+			"lease_left_seconds", r.deadline(s.renewedAt).Sub(r.opt.Clock.Now()).Seconds())
 		r.armRenew(s)
 	}
 }

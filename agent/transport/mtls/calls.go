@@ -71,6 +71,12 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) (int,
 		return 0, fmt.Errorf("mtls: %s %s: %w", method, req.URL.Path, err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		// The daemon behind this connection cannot serve now (a member
+		// cut off from its store): the next call opens a new connection,
+		// which a balancer may send to another daemon.
+		defer c.tr.CloseIdleConnections()
+	}
 	if resp.StatusCode >= 300 {
 		p := &wire.Problem{Status: resp.StatusCode, Title: http.StatusText(resp.StatusCode)}
 		json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(p)

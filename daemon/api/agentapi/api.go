@@ -22,7 +22,7 @@ type API struct {
 
 // New returns the agent API over cfg (defaults filled in).
 func New(cfg Config) *API {
-	cfg = cfg.withDefaults()
+	cfg = cfg.withDefaults().boundDeps()
 	return &API{cfg: cfg, enrollers: sources{every: cfg.EnrollEvery, burst: cfg.EnrollBurst}}
 }
 

@@ -47,6 +47,9 @@ type EnrollHook func(ctx context.Context, n lifecycle.Node) error
 // and the task is sent again once its lease lapses.
 type PayloadResolver func(ctx context.Context, t lifecycle.AgentTask) ([]byte, error)
 
+// DefaultStoreTimeout is Config.StoreTimeout's default.
+const DefaultStoreTimeout = 25 * time.Second
+
 // Config builds an API. Zero durations mean defaults.
 type Config struct {
 	Store     Store
@@ -76,6 +79,12 @@ type Config struct {
 	// ContactEvery is how often a node's last contact is written at most
 	// (5s); polls in between only read.
 	ContactEvery time.Duration
+	// StoreTimeout bounds each store call of an agent route, and the
+	// enrollment hook, the payload resolver and the bootstrap scripts
+	// (25s: above the dqlite store's own 10 s bound and a busy store's
+	// queue, inside WriteTimeout). Past it the agent is answered 503
+	// with Retry-After.
+	StoreTimeout time.Duration
 	// WriteTimeout is the listener's write timeout, which a long poll
 	// extends by its wait (30s).
 	WriteTimeout time.Duration
@@ -118,6 +127,9 @@ func (c Config) withDefaults() Config {
 	c.MinWait = min(c.MinWait, c.MaxWait)
 	if c.ContactEvery == 0 {
 		c.ContactEvery = 5 * time.Second
+	}
+	if c.StoreTimeout == 0 {
+		c.StoreTimeout = DefaultStoreTimeout
 	}
 	if c.WriteTimeout == 0 {
 		c.WriteTimeout = 30 * time.Second

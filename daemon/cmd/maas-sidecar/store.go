@@ -28,8 +28,12 @@ type daemonStore struct {
 }
 
 // Check passes when the store answers a read (/readyz): a clustered
-// store without quorum is not ready, since it accepts no write.
+// store without quorum is not ready, since it accepts no write. A store
+// that knows its quorum is lost says so at once, without asking.
 func (s daemonStore) Check(ctx context.Context) error {
+	if q, ok := s.Store.(interface{ QuorumLost() bool }); ok && q.QuorumLost() {
+		return errNoQuorum
+	}
 	_, err := s.ListAdminTokens(ctx)
 	return err
 }
@@ -43,6 +47,9 @@ func (s daemonStore) Live(ctx context.Context) error {
 	_, err := s.ListAdminTokens(ctx)
 	return err
 }
+
+// errNoQuorum is /readyz's answer on a member whose store lost its quorum.
+var errNoQuorum = errors.New("the store has no quorum: this member cannot reach a majority of the store's members")
 
 // startStore opens the store of store.backend (bolt's commit latency goes
 // to onCommit) and makes sure this daemon's admin token exists; on

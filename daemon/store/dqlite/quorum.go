@@ -16,6 +16,12 @@ const quorumPoll = time.Second
 // then go to the replica at once instead of waiting for the leader.
 func (s *Store) quorumLost() bool { return s.lost.Load() }
 
+// QuorumLost says whether the store knows its cluster has no quorum: an
+// operation found no leader within Options.Timeout and none answered
+// since (the quorum watch asks every quorumPoll). /readyz answers from it
+// at once.
+func (s *Store) QuorumLost() bool { return s.quorumLost() }
+
 // lostQuorum notes that an operation found no leader within
 // Options.Timeout, logging it once, and watches for a leader until one
 // answers (watchQuorum): stale reads alone never ask the leader, so

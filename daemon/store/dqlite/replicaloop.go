@@ -64,11 +64,11 @@ func (s *Store) view(ctx context.Context, op string, fn func(*sql.Tx) error) err
 		return err
 	}
 	if s.rep == nil || !lifecycle.StaleAllowed(ctx) {
-		return s.retry(ctx, s.timeout, op, fn)
+		return s.retry(ctx, s.boundOf(s.timeout), op, fn)
 	}
 	var err error
 	if !s.quorumLost() {
-		err = s.retry(ctx, min(s.timeout, staleAfter), op, fn)
+		err = s.retry(ctx, s.boundOf(min(s.timeout, staleAfter)), op, fn)
 		if lifecycle.ErrorCode(err) != lifecycle.CodeUnavailable || s.closed.Load() {
 			return err
 		}

@@ -25,7 +25,7 @@ type Store struct {
 	now     func() time.Time
 	timeout time.Duration
 	log     *slog.Logger
-	wmu     sync.Mutex // one local write transaction at a time
+	wlock   chan struct{} // one local write transaction at a time (writelock.go)
 	closed  atomic.Bool
 	lost    atomic.Bool    // quorum.go
 	bg      sync.WaitGroup // the quorum watch (quorum.go)
@@ -78,7 +78,7 @@ func (n *Node) Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	now := opts.Now
 	s := &Store{node: n, db: db, now: func() time.Time { return now().UTC() }, timeout: opts.Timeout, log: opts.logger(),
-		stopRep: func() {}, stop: make(chan struct{})}
+		stopRep: func() {}, stop: make(chan struct{}), wlock: make(chan struct{}, 1)}
 	if _, err := s.upgrade(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -32,13 +32,19 @@ func (s *Store) update(ctx context.Context, op string, fn func(*sql.Tx) error) e
 }
 
 // updateWithin is update bounded by timeout instead of Options.Timeout.
+// The bound covers the wait for the write lock too (lockWrites): without
+// quorum each write holds it for the whole bound, and writes queued
+// behind it would otherwise wait one bound per write ahead of them.
 func (s *Store) updateWithin(ctx context.Context, op string, timeout time.Duration, fn func(*sql.Tx) error) error {
 	if err := s.begin(ctx, op); err != nil {
 		return err
 	}
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	return s.retry(ctx, timeout, op, fn)
+	b := s.boundOf(timeout)
+	if err := s.lockWrites(ctx, op, b); err != nil {
+		return err
+	}
+	defer s.unlockWrites()
+	return s.retry(ctx, b, op, fn)
 }
 
 func (s *Store) begin(ctx context.Context, op string) error {
@@ -52,7 +58,7 @@ func (s *Store) begin(ctx context.Context, op string) error {
 }
 
 // retry runs fn in a transaction until it succeeds, fails for good, or
-// timeout passes: then the cluster had no usable leader (a lost quorum, an
+// b's deadline passes: then the cluster had no usable leader (a lost quorum, an
 // election that did not end) and the error is unavailable. Every call to
 // the leader, COMMIT included, is bounded by the same deadline (conn.go),
 // so retry returns within timeout and a little.
@@ -62,8 +68,8 @@ func (s *Store) begin(ctx context.Context, op string) error {
 // retried write may meet its own first attempt: the store's writes check
 // their preconditions inside the transaction, so that attempt answers as
 // for a repeated request.
-func (s *Store) retry(parent context.Context, timeout time.Duration, op string, fn func(*sql.Tx) error) error {
-	ctx, cancel := context.WithTimeout(parent, timeout)
+func (s *Store) retry(parent context.Context, b bound, op string, fn func(*sql.Tx) error) error {
+	ctx, cancel := context.WithDeadline(parent, b.until)
 	defer cancel()
 	wait := backoff.Sequence{Policy: retryPolicy}
 	var locked time.Time // since when every attempt met a busy database
@@ -84,16 +90,23 @@ func (s *Store) retry(parent context.Context, timeout time.Duration, op string, 
 		}
 		select {
 		case <-ctx.Done():
-			if parent.Err() != nil {
-				return lifecycle.Wrap(lifecycle.CodeUnavailable, op, parent.Err())
-			}
-			if timeout == s.timeout {
-				s.lostQuorum(err)
-			}
-			return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "%s: %v", noQuorum(timeout), err)
+			return s.timedOut(parent, b, op, err)
 		case <-time.After(wait.Next()):
 		}
 	}
+}
+
+// timedOut is the error of an operation whose bound passed after err:
+// the caller's own end, or no leader within the bound (an ordinary
+// operation's notes the lost quorum).
+func (s *Store) timedOut(parent context.Context, b bound, op string, err error) error {
+	if parent.Err() != nil {
+		return lifecycle.Wrap(lifecycle.CodeUnavailable, op, parent.Err())
+	}
+	if b.ordinary {
+		s.lostQuorum(err)
+	}
+	return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "%s: %v", noQuorum(b.timeout), err)
 }
 
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {

@@ -1,0 +1,63 @@
+package mtls
+
+import (
+	"context"
+	"encoding/pem"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestUnavailableDropsTheConnection: after a 503 the agent's next call
+// comes on a new connection (a balancer may send it to another daemon),
+// while calls answered 2xx keep theirs.
+func TestUnavailableDropsTheConnection(t *testing.T) {
+	var status atomic.Int32
+	status.Store(http.StatusNoContent)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s := int(status.Load()); s != http.StatusNoContent {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, `{"status":503}`, s)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	var conns atomic.Int32
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	c, err := New(srv.URL, ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	wait := func() error { _, err := c.Wait(ctx, "node-1", time.Second); return err }
+	for range 2 {
+		if err := wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := conns.Load(); n != 1 {
+		t.Fatalf("%d connections for two answered polls, want 1", n)
+	}
+	status.Store(http.StatusServiceUnavailable)
+	if err := wait(); err == nil {
+		t.Fatal("a 503 was not an error")
+	}
+	status.Store(http.StatusNoContent)
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
+	if n := conns.Load(); n != 2 {
+		t.Errorf("%d connections after a 503 and a poll, want 2 (a new one after the 503)", n)
+	}
+}
