@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "maas-sidecar")
-	build := exec.Command("go", "build", "-tags", buildTags, "-o", binary,
+	build := exec.Command("go", "build", "-tags", strings.Trim(buildTags+","+devTags, ","), "-o", binary,
 		"-ldflags", "-X github.com/gpuaas/maas-sidecar/internal/buildinfo.Version="+testVersion, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
