@@ -25,8 +25,8 @@ help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build the binaries into bin/ (the daemon with dev mode: tag dev; with the simulated hosts' fakehost and fakegpu).
-	$(GO) build -tags dev -ldflags '$(LDFLAGS)' -o $(BIN)/ ./daemon/cmd/maas-sidecar ./agent/cmd/gpuaas-node-agent ./hack/maassim \
-		./hack/fakehost ./hack/fakegpu
+	$(GO) build -tags dev -ldflags '$(LDFLAGS)' -o $(BIN)/ ./daemon/cmd/maas-sidecar ./agent/cmd/gpuaas-node-agent ./sim/cmd/maassim \
+		./sim/cmd/fakehost ./sim/cmd/fakegpu
 
 run: build ## Run the daemon in dev mode: a simulated MAAS site and a demo batch (Ctrl-C stops it).
 	mkdir -p $(STATE_DIR)

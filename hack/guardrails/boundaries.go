@@ -8,12 +8,12 @@ import (
 // BoundaryRules keep test support, dev mode and the glue packages in their
 // place; they are checked like Rules.
 var BoundaryRules = []Rule{
-	{From: "daemon/devmode/...", Forbid: []string{"daemon/runner/...", "daemon/workflow/...", "daemon/reconcile/...",
+	{From: "sim/devmode/...", Forbid: []string{"daemon/runner/...", "daemon/workflow/...", "daemon/reconcile/...",
 		"daemon/feed/...", "daemon/store/...", "daemon/api/...", "daemon/bridge/...", "daemon/cmd/..."},
 		Why: "dev mode supplies a simulated world to the wiring; it never reaches into the core, the store or the APIs"},
 	// Harmless once the package is gone: a rule that matches nothing passes.
 	{From: "daemon/bridge/...", Forbid: []string{"daemon/store/...", "daemon/api/...", "daemon/cmd/...",
-		"daemon/devmode/...", "daemon/maas/maassim/..."},
+		"sim/devmode/...", "sim/maassim/..."},
 		Why: "the bridge translates between adapters and the core's ports; it never reaches the store, the APIs, the wiring or a simulator"},
 	{From: "internal/...", ModuleOnly: []string{"internal/..."},
 		Why: "code shared by both binaries imports neither binary's packages"},
@@ -30,8 +30,8 @@ type Confined struct {
 // Confinements are the families no production package may import.
 var Confinements = []Confined{
 	{Family: "e2e/...", Why: "the end-to-end suites' support stays inside e2e/"},
-	{Family: "daemon/devmode/...", Importers: []string{"daemon/cmd/...", "hack/..."},
-		Why: "dev mode is wired by the daemon command only (and the standalone simulator)"},
+	{Family: "sim/...", Importers: []string{"daemon/cmd/...", "agent/task/tasktest/..."},
+		Why: "the simulators and dev mode are wired by the daemon command only (its dev build), and used by tests"},
 }
 
 // CheckConfined returns every import of a confined family from outside it.

@@ -20,8 +20,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/hostexec/fakeexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/task"
-	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
 	"github.com/gpuaas/maas-sidecar/agent/task/hostinfo"
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 )
 
 // Now is the fixed time of Env.

@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/config"
-	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/internal/pgcluster"
 	"github.com/gpuaas/maas-sidecar/ipmi"
+	"github.com/gpuaas/maas-sidecar/sim/devmode"
 )
 
 // devBuilt says that this build has serve --dev (the dev build tag; make
