@@ -1,10 +1,5 @@
 package guardrails
 
-import (
-	"path"
-	"strings"
-)
-
 // BoundaryRules keep test support, dev mode and the glue packages in their
 // place; they are checked like Rules.
 var BoundaryRules = []Rule{
@@ -46,32 +41,6 @@ func CheckConfined(module string, pkgs []Package, cs []Confined) []Violation {
 				if rel, ok := relative(module, im.Path); ok && match(c.Family, rel) {
 					out = append(out, Violation{File: im.File, Import: im.Path, Why: c.Why})
 				}
-			}
-		}
-	}
-	return out
-}
-
-// TestSupport returns the packages among deps that are test support: the
-// standard library's testing packages, and packages of module with a path
-// element "e2e" or one that starts with "fake" or ends with "test" (a
-// deliberately broad net: a package named like test support does not
-// belong in a binary either).
-func TestSupport(module string, deps []string) []string {
-	var out []string
-	for _, d := range deps {
-		if d == "testing" || strings.HasPrefix(d, "testing/") || d == "net/http/httptest" {
-			out = append(out, d)
-			continue
-		}
-		rel, ok := relative(module, d)
-		if !ok {
-			continue
-		}
-		for _, el := range strings.Split(path.Clean(rel), "/") {
-			if el == "e2e" || strings.HasPrefix(el, "fake") || strings.HasSuffix(el, "test") {
-				out = append(out, d)
-				break
 			}
 		}
 	}

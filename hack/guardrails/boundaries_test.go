@@ -1,43 +1,11 @@
 package guardrails
 
 import (
-	"os/exec"
-	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// binaries are the commands that ship; their dependency graphs must hold no
-// test support.
-var binaries = []string{"./daemon/cmd/maas-sidecar", "./agent/cmd/gpuaas-node-agent"}
-
-func TestBinariesLinkNoTestSupport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	module, _ := loadRepo(t)
-	for _, bin := range binaries {
-		t.Run(filepath.Base(bin), func(t *testing.T) {
-			cmd := exec.Command("go", "list", "-deps", bin)
-			cmd.Dir = moduleRoot(t)
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("go list -deps %s: %v", bin, err)
-			}
-			deps := strings.Fields(string(out))
-			if !slices.Contains(deps, module+"/"+strings.TrimPrefix(bin, "./")) {
-				t.Fatalf("go list -deps %s did not list the binary itself: %v", bin, deps)
-			}
-			for _, p := range TestSupport(module, deps) {
-				t.Errorf("%s links %s: test support stays out of the binaries", bin, p)
-			}
-		})
-	}
-}
 
 func TestBoundaryRules(t *testing.T) {
 	module, pkgs := loadRepo(t)
@@ -84,16 +52,5 @@ func TestBoundaryCheckerCatchesBadTree(t *testing.T) {
 	}
 	if d := cmp.Diff(want, CheckConfined(module, pkgs, Confinements)); d != "" {
 		t.Errorf("confinement violations (-want +got):\n%s", d)
-	}
-}
-
-func TestTestSupport(t *testing.T) {
-	deps := []string{"os", "internal/testlog", "testing", "testing/synctest", "net/http/httptest", "github.com/other/fakes",
-		mod, mod + "/sim/maassim", mod + "/daemon/store/bolt", mod + "/sim/simhost",
-		mod + "/e2e/simhost", mod + "/agent/systemd/fakesystemd", mod + "/daemon/store/storetest", mod + "/daemon/e2e"}
-	want := []string{"testing", "testing/synctest", "net/http/httptest",
-		mod + "/e2e/simhost", mod + "/agent/systemd/fakesystemd", mod + "/daemon/store/storetest", mod + "/daemon/e2e"}
-	if d := cmp.Diff(want, TestSupport(mod, deps)); d != "" {
-		t.Errorf("TestSupport (-want +got):\n%s", d)
 	}
 }
