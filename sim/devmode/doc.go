@@ -9,5 +9,6 @@
 // without it dev mode runs as before.
 //
 // Nothing here is used outside dev mode; the in-memory secret backend
-// refuses to exist otherwise.
+// refuses to exist otherwise. Only the daemon's dev build (build tag dev:
+// make build, make run, the tests) links it; the packaged daemon does not.
 package devmode

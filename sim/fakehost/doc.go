@@ -5,7 +5,7 @@
 // /etc/shadow and /etc/group lines, mounts are /proc/self/mountinfo
 // lines), with the real tools' exit codes for the cases the agent's tasks
 // handle. It also provisions a host root (the tools on its PATH, base
-// accounts and mounts, a fake GPU inventory for agent/task/gpu/fakesmi),
+// accounts and mounts, a fake GPU inventory for sim/fakesmi),
 // injects tenant residue into it and reports what residue is left.
-// hack/fakehost is its command; it is never linked into the agent.
+// sim/cmd/fakehost is its command; it is never linked into the agent.
 package fakehost

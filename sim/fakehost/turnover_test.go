@@ -24,7 +24,7 @@ import (
 
 // TestMain makes the test binary the fake tools too: run under a tool's
 // name (through the links Provision makes) it acts as that tool, as
-// hack/fakehost and hack/fakegpu do.
+// sim/cmd/fakehost and sim/cmd/fakegpu do.
 func TestMain(m *testing.M) {
 	name := filepath.Base(os.Args[0])
 	root := os.Getenv(hostexec.RootEnv)

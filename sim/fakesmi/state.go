@@ -5,7 +5,7 @@
 // host root, /var/lib/fakegpu/state.json. A compute process is listed only
 // while /proc/<pid> exists under the root, so killing it frees its memory;
 // memory a tenant leaked stays used until a reset; a GPU can be told to
-// refuse reset. hack/fakegpu is its command (installed as nvidia-smi and
+// refuse reset. sim/cmd/fakegpu is its command (installed as nvidia-smi and
 // amd-smi on a simulated host's PATH). It is never linked into the agent.
 package fakesmi
 

@@ -1,6 +1,6 @@
 // Package tasktest builds fixture host trees for the agent's task tests
 // and a scripted exec runner that acts on them as the real commands act on
-// a host (agent/task/fakehost's tools: kill removes /proc/<pid>, userdel
+// a host (sim/fakehost's tools: kill removes /proc/<pid>, userdel
 // removes the /etc/passwd line, umount removes the mountinfo line). It is
 // for tests only.
 package tasktest

@@ -1,7 +1,7 @@
 // Command fakegpu is a fake nvidia-smi and amd-smi for simulated hosts:
 // install (or link) it as <root>/usr/bin/nvidia-smi and amd-smi and it
 // answers from <root>/var/lib/fakegpu/state.json (see package
-// agent/task/gpu/fakesmi). The root is $GPUAAS_HOST_ROOT, which the
+// sim/fakesmi). The root is $GPUAAS_HOST_ROOT, which the
 // agent's exec seam sets, or else three levels above the executable.
 package main
 

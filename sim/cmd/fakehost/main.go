@@ -1,5 +1,5 @@
 // Command fakehost is a simulated host's kill, userdel, loginctl and
-// umount (package agent/task/fakehost): linked into <root>/usr/bin under
+// umount (package sim/fakehost): linked into <root>/usr/bin under
 // those names it acts on the host root in $GPUAAS_HOST_ROOT, which the
 // agent's exec seam sets. Run as fakehost it lays out and inspects
 // simulated hosts, for dev mode, which must not link the fakes:

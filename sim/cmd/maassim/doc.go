@@ -1,7 +1,7 @@
 // Command maassim serves a simulated MAAS 3.6 region for development and
 // tests:
 //
-//	go run ./hack/maassim --listen 127.0.0.1:5240 --machines 20 --api-key ck:tk:ts \
+//	go run ./sim/cmd/maassim --listen 127.0.0.1:5240 --machines 20 --api-key ck:tk:ts \
 //	    --speed 60 [--webhook-url URL --webhook-secret S] [--seed N] \
 //	    [--request-log FILE] [--boot-agent BIN --boot-dir DIR [--boot-agent-retry D]] \
 //	    [--hold deploy=30s,release=30s,erase=30s,power_off=30s] \
