@@ -12,25 +12,28 @@ TEST_ENV  := MAAS_SIDECAR_VAULTDEV=$(abspath $(VAULTDEV))
 # Debian's libdqlite-dev and libraft-dev (make test-deps); libsqlite3 links
 # the system SQLite instead of compiling a second one.
 DQLITE_TAGS := dqlite,libsqlite3
-# The daemon's cluster test runs two serve processes built with the tags.
+# The daemon's cluster test runs two serve processes built with the tags,
+# without dev: the release build, which refuses --dev (TestReleaseRefusesDev).
+# Every other test builds with the dev tag: serve --dev and the tests that
+# run it exist only there (make deb leaves it out).
 DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... ./daemon/store/storecopy/... && \
-	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite)' ./daemon/cmd/maas-sidecar/
+	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite|TestReleaseRefusesDev)' ./daemon/cmd/maas-sidecar/
 
 .PHONY: help build run test test-unit test-integration test-dqlite test-cluster test-browser screenshots e2e lint bench fuzz soak deb clean
 
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## Build the binaries into bin/ (with the simulated hosts' fakehost and fakegpu).
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./daemon/cmd/maas-sidecar ./agent/cmd/gpuaas-node-agent ./hack/maassim \
-		./hack/fakehost ./hack/fakegpu
+build: ## Build the binaries into bin/ (the daemon with dev mode: tag dev; with the simulated hosts' fakehost and fakegpu).
+	$(GO) build -tags dev -ldflags '$(LDFLAGS)' -o $(BIN)/ ./daemon/cmd/maas-sidecar ./agent/cmd/gpuaas-node-agent ./sim/cmd/maassim \
+		./sim/cmd/fakehost ./sim/cmd/fakegpu
 
 run: build ## Run the daemon in dev mode: a simulated MAAS site and a demo batch (Ctrl-C stops it).
 	mkdir -p $(STATE_DIR)
 	$(BIN)/maas-sidecar serve --dev --state-dir $(STATE_DIR)
 
 test: test-deps lint $(VAULTDEV) ## Install test dependencies, lint, run every unit, integration, dqlite store and end-to-end test (cluster ones included).
-	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)
+	$(TEST_ENV) $(GO) test -race -count=1 -tags integration,dev $(PKGS)
 	$(DQLITE_TEST)
 	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory e2e
@@ -38,7 +41,7 @@ test: test-deps lint $(VAULTDEV) ## Install test dependencies, lint, run every u
 
 # The console's browser tests drive the real daemon of an e2e world (the
 # simulator, Vault, agents on the simulated hosts) in headless Chromium.
-BROWSER_TEST := $(TEST_ENV) $(GO) test -count=1 -tags e2e,browser -run '^TestBrowser' ./e2e/system/
+BROWSER_TEST := $(TEST_ENV) $(GO) test -count=1 -tags e2e,browser,dev -run '^TestBrowser' ./e2e/system/
 
 test-browser: test-deps $(VAULTDEV) ## Run the console's browser tests on the real daemon in headless Chromium (fails without chromium; about 60 s).
 	$(BROWSER_TEST)
@@ -48,10 +51,10 @@ screenshots: test-deps $(VAULTDEV) ## Regenerate the console's screenshots in do
 	CONSOLE_SCREENSHOTS=$(CURDIR)/docs/console $(BROWSER_TEST)
 
 test-unit: ## Run the unit and component tests only (no external components).
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -tags dev $(PKGS)
 
 test-integration: test-deps $(VAULTDEV) ## Run the tests that need real external components.
-	$(TEST_ENV) $(GO) test -race -count=1 -tags integration $(PKGS)
+	$(TEST_ENV) $(GO) test -race -count=1 -tags integration,dev $(PKGS)
 
 # The dqlite store's tests: a single node and 3-node clusters on loopback
 # (conformance through the leader and a follower, TLS, handover, failover,
@@ -60,7 +63,7 @@ test-dqlite: test-deps ## Run the dqlite store's tests only (cgo, tags $(DQLITE_
 	$(DQLITE_TEST)
 
 e2e: $(VAULTDEV) ## Run the end-to-end tests on the real binaries (daemon, agent, simulator, Vault as processes).
-	$(TEST_ENV) $(GO) test -count=1 -tags e2e $(E2E_PKGS)
+	$(TEST_ENV) $(GO) test -count=1 -tags e2e,dev $(E2E_PKGS)
 
 # Three serve daemons built with the dqlite tags on one store cluster, on
 # the real simulator, agents and Vault: failover of a killed lease holder
@@ -69,7 +72,7 @@ e2e: $(VAULTDEV) ## Run the end-to-end tests on the real binaries (daemon, agent
 # reads from the survivor's replica, nothing lost when a peer returns),
 # webhooks at a member that does not hold the site, the lease's return to
 # a site's preferred daemon; about 3 minutes. Part of make test.
-CLUSTER_E2E := $(TEST_ENV) CGO_ENABLED=1 $(GO) test -count=1 -tags e2e,dqlite -run '^TestCluster' $(E2E_PKGS)
+CLUSTER_E2E := $(TEST_ENV) CGO_ENABLED=1 $(GO) test -count=1 -tags e2e,dqlite,dev -run '^TestCluster' $(E2E_PKGS)
 
 test-cluster: test-deps $(VAULTDEV) ## Run the end-to-end cluster tests only (cgo, tags e2e,dqlite; part of make test).
 	$(CLUSTER_E2E)
@@ -91,13 +94,13 @@ $(STATICCHECK): hack/tools/go.mod hack/tools/go.sum
 
 # The dqlite build needs cgo and the libraries of make test-deps (make test
 # installs them first).
-lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integration,e2e,browser, and with the dqlite tags.
+lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integration,e2e,browser,dev, and with the dqlite tags (the release build, no dev).
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
-	$(GO) vet -tags integration,e2e,browser $(PKGS)
+	$(GO) vet -tags integration,e2e,browser,dev $(PKGS)
 	@test -f /usr/include/dqlite.h -a -f /usr/include/raft.h || { echo "lint: the dqlite build needs libdqlite-dev and libraft-dev: run make test-deps"; exit 1; }
 	CGO_ENABLED=1 $(GO) vet -tags $(DQLITE_TAGS),integration,e2e $(PKGS)
-	printf 'default:\ntagged: -tags=integration,e2e,browser\ndqlite: -tags=$(DQLITE_TAGS),integration,e2e\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
+	printf 'default:\ntagged: -tags=integration,e2e,browser,dev\ndqlite: -tags=$(DQLITE_TAGS),integration,e2e\n' | CGO_ENABLED=1 $(STATICCHECK) -matrix $(PKGS)
 
 # Debian packages. The agent is static (CGO_ENABLED=0) for amd64 and
 # arm64. The daemon (amd64) has the dqlite store: cgo with the tags

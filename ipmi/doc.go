@@ -10,6 +10,6 @@
 // answered busy, CodeInvalid for bad input, CodeInternal for anything else.
 // Credentials are never logged and never appear in an error.
 //
-// Subpackage bmcsim is a simulated BMC with the same BMC interface, for the
+// sim/bmcsim is a simulated BMC with the same BMC interface, for the
 // MAAS simulator and dev mode.
 package ipmi

@@ -44,7 +44,7 @@ type Target struct {
 }
 
 // BMC is the narrow power interface the rest of the daemon uses. Client
-// handles and bmcsim's simulated BMCs implement it. Errors are
+// handles and sim/bmcsim's simulated BMCs implement it. Errors are
 // *lifecycle.Error with the codes listed in the package documentation.
 type BMC interface {
 	PowerState(ctx context.Context) (PowerState, error)

@@ -12,10 +12,10 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // BenchmarkReconcilePass5000 runs one full reconciliation pass over a

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // A burst of notifications about one machine is one re-read of it, and an

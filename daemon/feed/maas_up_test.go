@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // maas_sidecar_maas_up follows whether the site's MAAS answers the feed's

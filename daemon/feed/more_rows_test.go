@@ -8,7 +8,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // Row 9: a machine bound to no node is unmanaged: nothing is recorded or done.

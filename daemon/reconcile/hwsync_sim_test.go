@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 func requireHWSync(_ *lifecycle.Site, p *lifecycle.SitePolicy) { p.RequireHWSync = true }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // adopt_observed_state through the runner (seed 001 §4.9): accepted when

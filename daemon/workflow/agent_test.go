@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
-	"github.com/gpuaas/maas-sidecar/daemon/devmode/simhost"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/simhost"
 )
 
 // withRealAgents serves the real agent API (internal CA, signed tasks,

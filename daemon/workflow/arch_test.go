@@ -17,7 +17,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/cloudinit"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // installAgent returns the user-data's runcmd entry that installs the

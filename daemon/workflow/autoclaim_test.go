@@ -8,7 +8,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // The ambiguity policy of seed 001 §4.16 on the PXE discovery path: a New

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // benchStore is one store backend the onboarding benchmark runs on.

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // Cancel compensates (seed 001 §4.6): the machine goes back to Ready in

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/daemon/devmode/simhost"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/simhost"
 )
 
 // TestCrashAnywhereConverges runs the daemon core as a separate process,

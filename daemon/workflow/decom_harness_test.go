@@ -12,7 +12,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // memOutbox is the durable outbox of these tests: idempotent by event id.

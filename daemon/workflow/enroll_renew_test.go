@@ -9,8 +9,8 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // shortTokens issues the real enrollment tokens with a short TTL and

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/netcheck"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // failure is one way an onboarding breaks and where seed 000 §7 and seed

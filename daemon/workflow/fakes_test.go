@@ -13,8 +13,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/cloudinit"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // memSecrets is an in-memory KV store standing in for Vault in these

@@ -20,14 +20,14 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
-	"github.com/gpuaas/maas-sidecar/daemon/devmode/simhost"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/simhost"
 )
 
 const apiKey = "ck-site1:tk-site1:ts-site1-secret"

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/netcheck"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // sshd listens on loopback as a deployed host's sshd would; the port

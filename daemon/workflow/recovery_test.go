@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // The recommended action of a spent datasource retry, restart_clean,

@@ -13,9 +13,9 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // Soak sizes: $MAAS_SIDECAR_SOAK_N onboardings (make soak: 10,000; make

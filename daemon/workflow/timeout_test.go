@@ -8,7 +8,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // inertPower accepts the PXE boot cycle but the machine never PXE-boots

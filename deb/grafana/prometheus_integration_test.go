@@ -53,11 +53,12 @@ func TestDashboardAndAlertsOnRealPrometheus(t *testing.T) {
 	}
 }
 
-// buildDaemon compiles the daemon into dir under a neutral name.
+// buildDaemon compiles the daemon with dev mode (the dev tag) into dir
+// under a neutral name.
 func buildDaemon(t *testing.T, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "obstest-daemon")
-	cmd := exec.Command("go", "build", "-o", bin, "./daemon/cmd/maas-sidecar")
+	cmd := exec.Command("go", "build", "-tags", "dev", "-o", bin, "./daemon/cmd/maas-sidecar")
 	cmd.Dir = filepath.Join("..", "..")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

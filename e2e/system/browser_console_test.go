@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 )
 
 // TestBrowserConsole drives the console of the real daemon, on a

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 )
 
 // TestDecomSoftResetEndsClean: a soft reset of an active node a tenant

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 // module root into dir.
 func build(dir string) error {
 	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"./daemon/cmd/maas-sidecar", "./agent/cmd/gpuaas-node-agent", "./hack/maassim", "./hack/fakehost", "./hack/fakegpu")
+		"./daemon/cmd/maas-sidecar", "./agent/cmd/gpuaas-node-agent", "./sim/cmd/maassim", "./sim/cmd/fakehost", "./sim/cmd/fakegpu")
 	cmd.Dir = filepath.Join("..", "..")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)

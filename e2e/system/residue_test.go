@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 )
 
 // hostReport is a booted machine's residue as the simulator reports it.

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/e2e/agentenv"
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 )
 
 // TestAgentBinaryTurnsASimulatedHostOver: the real agent binary, enrolled

@@ -1,19 +1,14 @@
 package guardrails
 
-import (
-	"path"
-	"strings"
-)
-
 // BoundaryRules keep test support, dev mode and the glue packages in their
 // place; they are checked like Rules.
 var BoundaryRules = []Rule{
-	{From: "daemon/devmode/...", Forbid: []string{"daemon/runner/...", "daemon/workflow/...", "daemon/reconcile/...",
+	{From: "sim/devmode/...", Forbid: []string{"daemon/runner/...", "daemon/workflow/...", "daemon/reconcile/...",
 		"daemon/feed/...", "daemon/store/...", "daemon/api/...", "daemon/bridge/...", "daemon/cmd/..."},
 		Why: "dev mode supplies a simulated world to the wiring; it never reaches into the core, the store or the APIs"},
 	// Harmless once the package is gone: a rule that matches nothing passes.
 	{From: "daemon/bridge/...", Forbid: []string{"daemon/store/...", "daemon/api/...", "daemon/cmd/...",
-		"daemon/devmode/...", "daemon/maas/maassim/..."},
+		"sim/devmode/...", "sim/maassim/..."},
 		Why: "the bridge translates between adapters and the core's ports; it never reaches the store, the APIs, the wiring or a simulator"},
 	{From: "internal/...", ModuleOnly: []string{"internal/..."},
 		Why: "code shared by both binaries imports neither binary's packages"},
@@ -30,8 +25,8 @@ type Confined struct {
 // Confinements are the families no production package may import.
 var Confinements = []Confined{
 	{Family: "e2e/...", Why: "the end-to-end suites' support stays inside e2e/"},
-	{Family: "daemon/devmode/...", Importers: []string{"daemon/cmd/...", "hack/..."},
-		Why: "dev mode is wired by the daemon command only (and the standalone simulator)"},
+	{Family: "sim/...", Importers: []string{"daemon/cmd/...", "agent/task/tasktest/..."},
+		Why: "the simulators and dev mode are wired by the daemon command only (its dev build), and used by tests"},
 }
 
 // CheckConfined returns every import of a confined family from outside it.
@@ -46,32 +41,6 @@ func CheckConfined(module string, pkgs []Package, cs []Confined) []Violation {
 				if rel, ok := relative(module, im.Path); ok && match(c.Family, rel) {
 					out = append(out, Violation{File: im.File, Import: im.Path, Why: c.Why})
 				}
-			}
-		}
-	}
-	return out
-}
-
-// TestSupport returns the packages among deps that are test support: the
-// standard library's testing packages, and packages of module with a path
-// element "e2e" or one that starts with "fake" or ends with "test" (a
-// deliberately broad net: a package named like test support does not
-// belong in a binary either).
-func TestSupport(module string, deps []string) []string {
-	var out []string
-	for _, d := range deps {
-		if d == "testing" || strings.HasPrefix(d, "testing/") || d == "net/http/httptest" {
-			out = append(out, d)
-			continue
-		}
-		rel, ok := relative(module, d)
-		if !ok {
-			continue
-		}
-		for _, el := range strings.Split(path.Clean(rel), "/") {
-			if el == "e2e" || strings.HasPrefix(el, "fake") || strings.HasSuffix(el, "test") {
-				out = append(out, d)
-				break
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 // Package tasktest builds fixture host trees for the agent's task tests
 // and a scripted exec runner that acts on them as the real commands act on
-// a host (agent/task/fakehost's tools: kill removes /proc/<pid>, userdel
+// a host (sim/fakehost's tools: kill removes /proc/<pid>, userdel
 // removes the /etc/passwd line, umount removes the mountinfo line). It is
 // for tests only.
 package tasktest
@@ -20,8 +20,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/hostexec/fakeexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/task"
-	"github.com/gpuaas/maas-sidecar/agent/task/fakehost"
 	"github.com/gpuaas/maas-sidecar/agent/task/hostinfo"
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 )
 
 // Now is the fixed time of Env.

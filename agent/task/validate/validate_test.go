@@ -10,10 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gpuaas/maas-sidecar/agent/hostexec/fakeexec"
-	"github.com/gpuaas/maas-sidecar/agent/task/gpu/fakesmi"
 	"github.com/gpuaas/maas-sidecar/agent/task/tasktest"
 	"github.com/gpuaas/maas-sidecar/agent/task/validate"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/sim/fakesmi"
 )
 
 var baseMounts = []string{

@@ -20,10 +20,10 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // simKey is the MAAS simulator's admin key: the secret the tests seed.

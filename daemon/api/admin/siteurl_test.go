@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/maas/maassim"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // listener is a second MAAS whose requests are counted, with the

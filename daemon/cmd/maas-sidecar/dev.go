@@ -1,3 +1,5 @@
+//go:build dev
+
 package main
 
 import (
@@ -8,16 +10,28 @@ import (
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/config"
-	"github.com/gpuaas/maas-sidecar/daemon/devmode"
+	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/internal/pgcluster"
 	"github.com/gpuaas/maas-sidecar/ipmi"
+	"github.com/gpuaas/maas-sidecar/sim/devmode"
 )
+
+// devBuilt says that this build has serve --dev (the dev build tag; make
+// build, make run and the tests). The release build answers --dev with
+// errNoDev instead (dev_release.go).
+const devBuilt = true
+
+// devSite is the simulated site of serve --dev.
+type devSite = devmode.Site
+
+// devPrepareStateDir refuses a state directory dev mode did not create.
+func devPrepareStateDir(dir string) error { return devmode.PrepareStateDir(dir, bolt.FileName) }
 
 // devAdapters builds and seeds the simulated site and gives the core its
 // ports; the site runs as one of the adapters' loops. The simulated hosts
 // listen on nothing, so the connectivity check is off (reach nil): the
 // runs' details say "not checked".
-func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *slog.Logger) (*devmode.Site, adapters, error) {
+func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *slog.Logger) (*devSite, adapters, error) {
 	site, err := devmode.New(devmode.Options{StateDir: cfg.StateDir, Logger: log})
 	if err != nil {
 		return nil, adapters{}, err
@@ -34,7 +48,7 @@ func devAdapters(ctx context.Context, cfg config.Config, st daemonStore, log *sl
 // that the dev site LISTENs on, where postgresql is installed. Without one
 // dev mode runs as before, on webhooks and the events cursor; the log
 // says why in one line.
-func devRegionDB(ctx context.Context, cfg config.Config, site *devmode.Site, log *slog.Logger) {
+func devRegionDB(ctx context.Context, cfg config.Config, site *devSite, log *slog.Logger) {
 	const off = "the LISTEN feed is off in dev mode: "
 	if cfg.DevNoPostgres {
 		log.Info(off + "--dev-no-postgres")
@@ -53,7 +67,7 @@ func devRegionDB(ctx context.Context, cfg config.Config, site *devmode.Site, log
 
 // devWelcome prints the banner and returns the demo batch to run (nil
 // with --dev-idle). A failed demo is reported, never fatal.
-func devWelcome(cfg config.Config, site *devmode.Site, adminAddr string, log *slog.Logger) func(context.Context) error {
+func devWelcome(cfg config.Config, site *devSite, adminAddr string, log *slog.Logger) func(context.Context) error {
 	site.SendWebhooks(adminAddr)
 	site.Banner(os.Stdout, adminAddr, cfg.StateDir)
 	if cfg.DevIdle {

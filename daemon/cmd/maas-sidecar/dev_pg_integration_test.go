@@ -1,4 +1,4 @@
-//go:build integration
+//go:build dev && integration
 
 package main_test
 

@@ -13,6 +13,18 @@ type usageError string
 
 func (e usageError) Error() string { return string(e) }
 
+// noDev is the answer to --dev of a build without the dev tag: the
+// release build, which links no simulator (dev_release.go).
+const noDev = "--dev is not in this build; it is a development mode built with `-tags dev` (make run)"
+
+// devFlag refuses --dev where the build has no dev mode (built false).
+func devFlag(dev, built bool) error {
+	if dev && !built {
+		return usageError(noDev)
+	}
+	return nil
+}
+
 // parseServe reads serve's flags and config file: the file's values over
 // the defaults, then the flags that were given over the file. The result
 // is validated.
@@ -39,6 +51,9 @@ func parseServe(args []string, stderr io.Writer) (config.Config, error) {
 	}
 	if fs.NArg() > 0 {
 		return config.Config{}, usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if err := devFlag(*dev, devBuilt); err != nil {
+		return config.Config{}, err
 	}
 	if *devIdle && !*dev {
 		return config.Config{}, usageError("--dev-idle needs --dev")

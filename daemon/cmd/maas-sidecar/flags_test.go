@@ -88,31 +88,17 @@ func TestServeHelp(t *testing.T) {
 	}
 }
 
-// --dev gives each simulated architecture a placeholder agent package and
-// keeps the ones the file configures, in either form.
-func TestDevAgentPackages(t *testing.T) {
-	dev := func(arch string) config.AgentPackage {
-		return config.AgentPackage{URL: "https://localhost/dev-mode/gpuaas-node-agent_" + arch + ".deb"}
+// A build without dev mode refuses --dev as a wrong command line that
+// names the build tag; one with it, and a command line without --dev,
+// pass.
+func TestDevFlag(t *testing.T) {
+	var uerr usageError
+	if err := devFlag(true, false); !errors.As(err, &uerr) || !strings.Contains(err.Error(), "`-tags dev`") {
+		t.Errorf("devFlag(true, false) = %v; want a usage error naming -tags dev", err)
 	}
-	tests := []struct {
-		name, yaml string
-		want       map[string]config.AgentPackage
-	}{
-		{"none configured", "", map[string]config.AgentPackage{"amd64": dev("amd64"), "arm64": dev("arm64")}},
-		{"older amd64 keys", "agent:\n  package_url: https://m/a.deb\n",
-			map[string]config.AgentPackage{"amd64": {URL: "https://m/a.deb"}, "arm64": dev("arm64")}},
-		{"arm64 configured", "agent:\n  packages:\n    arm64: {url: https://m/arm.deb}\n",
-			map[string]config.AgentPackage{"amd64": dev("amd64"), "arm64": {URL: "https://m/arm.deb"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseServe([]string{"--config", writeConfig(t, tt.yaml), "--dev"}, &bytes.Buffer{})
-			if err != nil {
-				t.Fatalf("parseServe() = %v", err)
-			}
-			if d := cmp.Diff(tt.want, got.Agent.PackageSet()); d != "" {
-				t.Errorf("agent packages (-want +got):\n%s", d)
-			}
-		})
+	for _, c := range [][2]bool{{true, true}, {false, false}, {false, true}} {
+		if err := devFlag(c[0], c[1]); err != nil {
+			t.Errorf("devFlag(%v, %v) = %v; want nil", c[0], c[1], err)
+		}
 	}
 }

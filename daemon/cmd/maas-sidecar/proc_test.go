@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "maas-sidecar")
-	build := exec.Command("go", "build", "-tags", buildTags, "-o", binary,
+	build := exec.Command("go", "build", "-tags", strings.Trim(buildTags+","+devTags, ","), "-o", binary,
 		"-ldflags", "-X github.com/gpuaas/maas-sidecar/internal/buildinfo.Version="+testVersion, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
@@ -38,8 +38,8 @@ func TestMain(m *testing.M) {
 	}
 	// Dev mode finds the simulated hosts' fake tools next to its binary,
 	// as `make build` lays them out in bin/.
-	tools := exec.Command("go", "build", "-o", dir+"/", "github.com/gpuaas/maas-sidecar/hack/fakehost",
-		"github.com/gpuaas/maas-sidecar/hack/fakegpu")
+	tools := exec.Command("go", "build", "-o", dir+"/", "github.com/gpuaas/maas-sidecar/sim/cmd/fakehost",
+		"github.com/gpuaas/maas-sidecar/sim/cmd/fakegpu")
 	if out, err := tools.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build fake tools: %v\n%s", err, out)
 		os.RemoveAll(dir)

@@ -12,10 +12,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/console"
-	"github.com/gpuaas/maas-sidecar/daemon/devmode"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
-	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/internal/buildinfo"
 	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
 	"github.com/gpuaas/maas-sidecar/ipmi"
@@ -30,7 +28,7 @@ import (
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("maas-sidecar starting", "version", buildinfo.String(), "state_dir", cfg.StateDir, "dev", cfg.Dev)
 	if cfg.Dev {
-		if err := devmode.PrepareStateDir(cfg.StateDir, bolt.FileName); err != nil {
+		if err := devPrepareStateDir(cfg.StateDir); err != nil {
 			return err
 		}
 	}
@@ -159,7 +157,7 @@ func watchdog(log *slog.Logger, n *sdnotify.Notifier, c api.Checker) *sdnotify.W
 // production ones. The Vault and BMC metrics are registered in both
 // modes (at zero where no Vault or BMC is used), so that the dashboard
 // and the alert rules find the same series everywhere.
-func pickAdapters(ctx context.Context, cfg config.Config, st daemonStore, reg prometheus.Registerer, log *slog.Logger) (*devmode.Site, adapters, error) {
+func pickAdapters(ctx context.Context, cfg config.Config, st daemonStore, reg prometheus.Registerer, log *slog.Logger) (*devSite, adapters, error) {
 	m := adapterMetrics{vault: secrets.NewMetrics(reg), bmc: ipmi.NewMetrics(reg)}
 	if cfg.Dev {
 		return devAdapters(ctx, cfg, st, log)

@@ -1,0 +1,125 @@
+// Package fakesmi is a fake nvidia-smi and amd-smi for development hosts
+// and end-to-end tests. It answers the invocations the agent makes as the
+// real tools do (formats from the tools' documentation: nvidia-smi CSV
+// with its absent-value tokens, amd-smi JSON) from a state file under a
+// host root, /var/lib/fakegpu/state.json. A compute process is listed only
+// while /proc/<pid> exists under the root, so killing it frees its memory;
+// memory a tenant leaked stays used until a reset; a GPU can be told to
+// refuse reset. sim/cmd/fakegpu is its command (installed as nvidia-smi and
+// amd-smi on a simulated host's PATH). It is never linked into the agent.
+package fakesmi
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// StatePath is the state file's host path.
+const StatePath = "/var/lib/fakegpu/state.json"
+
+// State is the simulated GPUs of one host.
+type State struct {
+	NVIDIA *NVIDIAState `json:"nvidia,omitempty"`
+	AMD    *AMDState    `json:"amd,omitempty"`
+}
+
+// NVIDIAState is the host's NVIDIA GPUs and compute processes.
+type NVIDIAState struct {
+	Driver    string       `json:"driver"`
+	GPUs      []NVIDIAGPU  `json:"gpus"`
+	Processes []GPUProcess `json:"processes,omitempty"`
+}
+
+// NVIDIAGPU is one simulated NVIDIA GPU. Empty strings print as [N/A].
+type NVIDIAGPU struct {
+	Index          int    `json:"index"`
+	UUID           string `json:"uuid"`
+	Serial         string `json:"serial"`
+	BusID          string `json:"bus_id"`
+	Name           string `json:"name"`
+	MemoryTotalMiB int64  `json:"memory_total_mib"`
+	LeakedMiB      int64  `json:"leaked_mib"` // used with no process; a reset frees it
+	Persistence    string `json:"persistence_mode"`
+	ComputeMode    string `json:"compute_mode"`
+	MIGCurrent     string `json:"mig_current"`
+	MIGPending     string `json:"mig_pending"`
+	ECCVolatile    int64  `json:"ecc_uncorrected_volatile"`
+	ECCAggregate   int64  `json:"ecc_uncorrected_aggregate"`
+	RemapPending   string `json:"remap_pending"`
+	RemapFailure   string `json:"remap_failure"`
+	FabricState    string `json:"fabric_state"`
+	FabricStatus   string `json:"fabric_status"`
+	Recovery       string `json:"recovery_action"`
+	RefuseReset    bool   `json:"refuse_reset,omitempty"`
+	Resets         int    `json:"resets,omitempty"`
+}
+
+// GPUProcess is a compute process; GPU is a UUID (NVIDIA) or index (AMD).
+type GPUProcess struct {
+	GPU     string `json:"gpu"`
+	PID     int    `json:"pid"`
+	Name    string `json:"name"`
+	UsedMiB int64  `json:"used_mib"`
+}
+
+// AMDState is the host's AMD GPUs and processes.
+type AMDState struct {
+	Version   string       `json:"version"`
+	GPUs      []AMDGPU     `json:"gpus"`
+	Processes []GPUProcess `json:"processes,omitempty"`
+}
+
+// AMDGPU is one simulated AMD GPU.
+type AMDGPU struct {
+	Index            int    `json:"index"`
+	UUID             string `json:"uuid"`
+	BDF              string `json:"bdf"`
+	MarketName       string `json:"market_name"`
+	Serial           string `json:"serial"`
+	VRAMTotalMB      int64  `json:"vram_total_mb"`
+	BaseUsedMB       int64  `json:"base_used_mb"` // idle reading
+	LeakedMB         int64  `json:"leaked_mb"`
+	ECCUncorrectable int64  `json:"ecc_uncorrectable"`
+	PendingPages     int    `json:"pending_pages"`
+	RefuseReset      bool   `json:"refuse_reset,omitempty"`
+	Resets           int    `json:"resets,omitempty"`
+}
+
+// Load reads the state under root.
+func Load(root string) (*State, error) {
+	b, err := os.ReadFile(filepath.Join(root, StatePath))
+	if err != nil {
+		return nil, fmt.Errorf("fakesmi: %w", err)
+	}
+	var s State
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("fakesmi: %w", err)
+	}
+	return &s, nil
+}
+
+// Save writes the state under root.
+func Save(root string, s *State) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	p := filepath.Join(root, StatePath)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, append(b, '\n'), 0o644)
+}
+
+// alive drops processes whose /proc/<pid> is gone under root.
+func alive(root string, ps []GPUProcess) []GPUProcess {
+	var out []GPUProcess
+	for _, p := range ps {
+		if _, err := os.Stat(filepath.Join(root, "proc", fmt.Sprint(p.PID))); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
