@@ -157,8 +157,7 @@ $(DEB_BUILD)/amd64/maas-sidecar: $(GO_SRC) $(DEB_BUILD)/.flags
 	@if grep -Ev '$(DQLITE_LINK_OK)|^#' $@.link | grep -q .; then \
 		cat $@.link; echo "deb: the static link warns of a glibc function other than dlopen and getpwuid_r (above)"; rm -f $@; exit 1; fi
 
-# The packaged daemon alone, as deb builds it: the cluster e2e tests run it.
-deb-daemon: $(DEB_BUILD)/amd64/maas-sidecar
+deb-daemon: $(DEB_BUILD)/amd64/maas-sidecar ## Build only the packaged daemon (static PIE) into $(DEB_BUILD)/amd64/; the cluster e2e tests run it.
 
 $(DEB_BUILD)/%/gpuaas-node-agent: $(GO_SRC) $(DEB_BUILD)/.flags
 	GOARCH=$* $(DEB_GO) -o $@ ./agent/cmd/gpuaas-node-agent
