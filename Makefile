@@ -19,7 +19,7 @@ DQLITE_TAGS := dqlite,libsqlite3
 DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... ./daemon/store/storecopy/... && \
 	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite|TestReleaseRefusesDev)' ./daemon/cmd/maas-sidecar/
 
-.PHONY: help build run test test-unit test-integration test-dqlite test-cluster test-browser screenshots e2e lint bench fuzz soak deb clean
+.PHONY: help build run test test-unit test-integration test-dqlite test-cluster test-browser screenshots e2e lint bench fuzz soak deb deb-daemon clean
 
 help: ## Show this help.
 	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -104,9 +104,12 @@ lint: $(STATICCHECK) ## gofmt, go vet and staticcheck: untagged, with integratio
 
 # Debian packages. The agent is static (CGO_ENABLED=0) for amd64 and
 # arm64. The daemon (amd64) has the dqlite store: cgo with the tags
-# $(DQLITE_TAGS), linked against Debian's libdqlite and libsqlite3 as a PIE
-# with full RELRO, BIND_NOW and fortified C; the packager derives its Depends from the
-# binary with dpkg-shlibdeps. Both are built reproducibly (-trimpath, no
+# $(DQLITE_TAGS), and it is a static PIE (full RELRO, BIND_NOW,
+# fortified C) that carries dqlite, raft, libuv, lz4, SQLite and glibc
+# from Debian's -dev archives, so one package installs on every supported
+# release whatever its libraries (docs/packaging.md); the packager still
+# derives Depends from the binary with dpkg-shlibdeps, which gives none.
+# Both are built reproducibly (-trimpath, no
 # build id, no VCS stamp), stripped (-s -w) and
 # stamped with the Debian version; every file in the packages carries
 # SOURCE_DATE_EPOCH, the commit's time. Binaries are rebuilt only when a
@@ -124,9 +127,20 @@ DEB_FLAGS         := -trimpath -buildvcs=false -ldflags '$(DEB_LDFLAGS)'
 DEB_GO            := CGO_ENABLED=0 GOOS=linux $(GO) build $(DEB_FLAGS)
 # The C parts (runtime/cgo, go-dqlite's and go-sqlite3's bindings) get
 # Debian's hardening flags; they live in GOROOT and the module cache, not
-# the checkout, so two checkouts give the same bytes.
+# the checkout, so two checkouts give the same bytes. DQLITE_STATIC_LIBS
+# are the archives in link order (a library before those it needs;
+# Debian names libuv's archive libuv_a.a); netgo and osusergo keep Go off
+# glibc's resolver and user lookup, which a static glibc cannot load.
+DQLITE_STATIC_LIBS := -ldqlite -lraft -lsqlite3 -luv_a -llz4 -lm -lpthread -ldl -lrt
+DQLITE_STATIC_TAGS := $(DQLITE_TAGS),netgo,osusergo
 DEB_CGO           := CGO_ENABLED=1 GOOS=linux GOARCH=amd64 CGO_CFLAGS='-O2 -g -fstack-protector-strong -D_FORTIFY_SOURCE=2' \
-	$(GO) build -buildmode=pie -tags $(DQLITE_TAGS) $(DEB_FLAGS)
+	CGO_LDFLAGS='$(DQLITE_STATIC_LIBS)' $(GO) build -buildmode=pie -tags $(DQLITE_STATIC_TAGS) -trimpath -buildvcs=false \
+	-ldflags '$(DEB_LDFLAGS) -linkmode=external -extldflags=-static-pie'
+# Static glibc warns for each function that would need its shared NSS or
+# dlopen at run time. Two are linked but never called (SQLite's
+# load_extension, libuv's uv_os_get_passwd); any other (getaddrinfo,
+# getpwnam, ...) fails the build.
+DQLITE_LINK_OK    := unixDlOpen|uv__getpwuid_r|Using .(dlopen|getpwuid_r). in statically linked
 DEB_BINS          := $(DEB_BUILD)/amd64/maas-sidecar $(DEB_BUILD)/amd64/gpuaas-node-agent $(DEB_BUILD)/arm64/gpuaas-node-agent
 GO_SRC            := go.mod go.sum $(shell find daemon agent internal ipmi cloudinit -name '*.go' -not -name '*_test.go')
 PKGDEB            := $(BIN)/pkgdeb
@@ -140,8 +154,13 @@ $(DEB_BUILD)/.flags: FORCE
 	@mkdir -p $(@D); echo '$(DEB_GO) $(DEB_CGO)' | cmp -s - $@ || echo '$(DEB_GO) $(DEB_CGO)' > $@
 
 $(DEB_BUILD)/amd64/maas-sidecar: $(GO_SRC) $(DEB_BUILD)/.flags
-	@test -f /usr/include/dqlite.h -a -f /usr/include/raft.h || { echo "deb: the daemon links libdqlite: install libdqlite-dev and libraft-dev (make test-deps)"; exit 1; }
-	$(DEB_CGO) -o $@ ./daemon/cmd/maas-sidecar
+	@mkdir -p $(@D); for a in libdqlite.a libraft.a libsqlite3.a libuv_a.a liblz4.a; do \
+		test -f "$$($${CC:-cc} -print-file-name=$$a)" || { echo "deb: the daemon links $$a statically: install libdqlite-dev, libraft-dev, libsqlite3-dev, libuv1-dev and liblz4-dev (make test-deps)"; exit 1; }; done
+	$(DEB_CGO) -o $@ ./daemon/cmd/maas-sidecar 2>$@.link || { cat $@.link; exit 1; }
+	@if grep -Ev '$(DQLITE_LINK_OK)|^#' $@.link | grep -q .; then \
+		cat $@.link; echo "deb: the static link warns of a glibc function other than dlopen and getpwuid_r (above)"; rm -f $@; exit 1; fi
+
+deb-daemon: $(DEB_BUILD)/amd64/maas-sidecar ## Build only the packaged daemon (static PIE) into $(DEB_BUILD)/amd64/; the cluster e2e tests run it.
 
 $(DEB_BUILD)/%/gpuaas-node-agent: $(GO_SRC) $(DEB_BUILD)/.flags
 	GOARCH=$* $(DEB_GO) -o $@ ./agent/cmd/gpuaas-node-agent

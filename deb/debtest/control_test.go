@@ -12,21 +12,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// daemonDepends is the daemon's Depends on Debian 12 (the release the
-// install test targets): adduser for its maintainer scripts, then what
-// dpkg-shlibdeps derives from the binary's NEEDED libraries. A build host
-// with newer libraries raises the minimum versions, and this test fails
-// rather than let such a package reach Debian 12.
-const daemonDepends = "adduser, libc6 (>= 2.34), libdqlite0 (>= 1.11.1), libsqlite3-0 (>= 3.12.0)"
-
-// daemonNeeded are the daemon's NEEDED libraries: libdqlite (which brings
-// libraft and libuv itself), the system SQLite (tag libsqlite3) and libc.
-var daemonNeeded = []string{"libc.so.6", "libdqlite.so.0", "libsqlite3.so.0"}
+// daemonDepends is the daemon's Depends: adduser for its maintainer
+// scripts and nothing that dpkg-shlibdeps derives, since the binary is
+// static (docs/packaging.md); TestDependsOnSupportedReleases checks it
+// against every release the package supports.
+const daemonDepends = "adduser"
 
 // TestControl: the fields that decide what installs where. The daemon
-// needs adduser for its maintainer scripts and the shared libraries it
-// links, and works without ipmitool (only PXE discovery needs it), so
-// ipmitool is a Recommends; the static agent needs no libc.
+// needs adduser for its maintainer scripts, and works without ipmitool
+// (only PXE discovery needs it), so ipmitool is a Recommends; both
+// static binaries need no libc.
 func TestControl(t *testing.T) {
 	p := packages(t)
 	fields := []string{"Package", "Architecture", "Depends", "Recommends", "Section", "Priority"}

@@ -12,14 +12,25 @@ import (
 )
 
 // TestAgentPackageLifecycle installs, removes and purges the agent
-// package with apt in a root where cloud-init already wrote the agent's
-// config: installed and enabled, never started; remove keeps the config;
-// purge leaves nothing of the agent.
+// package with apt in a root of each Debian release where cloud-init
+// already wrote the agent's config: installed and enabled, never
+// started, and its static binary runs; remove keeps the config; purge
+// leaves nothing of the agent.
 func TestAgentPackageLifecycle(t *testing.T) {
 	t.Parallel()
+	for _, rel := range releases {
+		t.Run(rel.name, func(t *testing.T) {
+			t.Parallel()
+			agentLifecycle(t, rel.suite)
+		})
+	}
+}
+
+// agentLifecycle is TestAgentPackageLifecycle in a root of suite.
+func agentLifecycle(t *testing.T, suite string) {
 	deb := debs(t, newVersion).agent
 	have := maintScripts(t, deb)
-	r := newRoot(t)
+	r := newRootOn(t, suite)
 	const config = "api_url: https://sidecar.example.net:5291\nnode_id: node-0001\n"
 	r.write(cloudinit.AgentConfigPath, config, 0o644)
 	wants := "/etc/systemd/system/multi-user.target.wants/" + agentUnit
@@ -43,6 +54,9 @@ func TestAgentPackageLifecycle(t *testing.T) {
 		if !r.exists(p) {
 			t.Errorf("%s missing after install", p)
 		}
+	}
+	if out := r.run(agentBin, "--version"); !strings.Contains(out, newVersion) {
+		t.Errorf("%s --version in the root printed %q, want %s", agentBin, out, newVersion)
 	}
 
 	step("remove", r.apt(agentPkg, "remove", agentPkg), "prerm remove", "postrm remove")

@@ -14,13 +14,31 @@ import (
 	"time"
 )
 
-const (
-	suite  = "bookworm"
-	mirror = "http://deb.debian.org/debian"
-	// baseFresh is how long the cached base's package lists are used
-	// before an apt-get update refreshes them.
-	baseFresh = 24 * time.Hour
-)
+// mirror is the Debian archive the bases come from (and their apt
+// sources point at), the one the build host's apt uses.
+const mirror = "http://deb.debian.org/debian"
+
+// baseFresh is how long a cached base's package lists are used before an
+// apt-get update refreshes them.
+const baseFresh = 24 * time.Hour
+
+// release is a Debian release the packages are installed into.
+type release struct {
+	suite, name string
+}
+
+// releases are the Debian releases the lifecycle tests install into:
+// the package's oldest glibc (Debian 11 has Ubuntu 20.04's 2.31), the
+// build host's release and the newest. Each has one cached base.
+var releases = []release{
+	{"bullseye", "Debian 11"},
+	{"bookworm", "Debian 12"},
+	{"trixie", "Debian 13"},
+}
+
+// defaultSuite is the release of the tests that check the packages'
+// behaviour rather than where they install.
+const defaultSuite = "bookworm"
 
 // baseInclude is what the tests need beyond minbase, and what every
 // machine the packages go to has: curl for the cloud-init install script,
@@ -28,12 +46,12 @@ const (
 // is here, so a missing Depends fails the install.
 var baseInclude = []string{"curl", "systemd"}
 
-// baseRoot returns the cached debootstrapped root, building it on first
-// use, and the release of a shared lock on it that keeps it unchanged
-// while the caller copies it. The cache key is the suite, mirror and
-// include list; the lock file also keeps concurrent test processes from
-// building or refreshing it at once.
-func baseRoot(t *testing.T) (string, func()) {
+// baseRoot returns the cached debootstrapped root of suite, building it
+// on first use, and the release of a shared lock on it that keeps it
+// unchanged while the caller copies it. The cache key is the suite,
+// mirror and include list; the lock file also keeps concurrent test
+// processes from building or refreshing it at once.
+func baseRoot(t *testing.T, suite string) (string, func()) {
 	t.Helper()
 	requireHost(t)
 	cache, err := os.UserCacheDir()
@@ -50,20 +68,20 @@ func baseRoot(t *testing.T) (string, func()) {
 	func() {
 		unlock := lockFile(t, lock, syscall.LOCK_EX)
 		defer unlock()
-		ensureBase(t, root)
+		ensureBase(t, suite, root)
 	}()
 	return root, lockFile(t, lock, syscall.LOCK_SH)
 }
 
 // ensureBase builds the base at root if it is missing, or refreshes its
 // package lists if they are older than baseFresh.
-func ensureBase(t *testing.T, root string) {
+func ensureBase(t *testing.T, suite, root string) {
 	t.Helper()
 	stamp := root + ".ok"
 	st, err := os.Stat(stamp)
 	switch {
 	case err != nil:
-		buildBase(t, root)
+		buildBase(t, suite, root)
 	case time.Since(st.ModTime()) > baseFresh:
 		refreshBase(t, root)
 	default:
@@ -76,7 +94,7 @@ func ensureBase(t *testing.T, root string) {
 
 // buildBase debootstraps a fresh base into root (through a temporary
 // directory, so a failed build leaves nothing that looks complete).
-func buildBase(t *testing.T, root string) {
+func buildBase(t *testing.T, suite, root string) {
 	t.Helper()
 	tmp := root + ".tmp"
 	_ = os.RemoveAll(tmp)

@@ -30,12 +30,19 @@ type root struct {
 	dir string
 }
 
-// newRoot copies the cached base for this test, installs policy-rc.d and
-// mounts /proc and /dev; cleanup kills what still runs inside, unmounts
-// and deletes the copy, failing the test if any of it fails.
+// newRoot is newRootOn the default release.
 func newRoot(t *testing.T) *root {
 	t.Helper()
-	base, release := baseRoot(t)
+	return newRootOn(t, defaultSuite)
+}
+
+// newRootOn copies the cached base of suite for this test, installs
+// policy-rc.d and mounts /proc and /dev; cleanup kills what still runs
+// inside, unmounts and deletes the copy, failing the test if any of it
+// fails.
+func newRootOn(t *testing.T, suite string) *root {
+	t.Helper()
+	base, release := baseRoot(t, suite)
 	defer release()
 	parent, err := os.MkdirTemp("", "installtest-")
 	if err != nil {

@@ -62,16 +62,15 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// serveHealthy starts the installed daemon inside the root as its
-// packaged user, with the unit's command line, waits for /healthz to
-// answer 200 on adminAddr from the host, checks the process's user, and
-// stops it with SIGTERM.
-func (r *root) serveHealthy(adminAddr string) {
+// serveReady starts the installed daemon inside the root as its
+// packaged user, with the unit's command line on config and state,
+// waits for /readyz to answer 200 on adminAddr from the host, checks the
+// process's user, and stops it with SIGTERM.
+func (r *root) serveReady(adminAddr, config, state string) {
 	r.t.Helper()
 	u, _ := r.user(sidecarUser)
 	var out syncBuffer
-	cmd := r.command(r.asUser(sidecarUser), sidecarBin, "serve",
-		"--config", sidecarConfig, "--state-dir", sidecarState)
+	cmd := r.command(r.asUser(sidecarUser), sidecarBin, "serve", "--config", config, "--state-dir", state)
 	cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], "HOME="+sidecarState)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -91,7 +90,7 @@ func (r *root) serveHealthy(adminAddr string) {
 			r.t.Errorf("daemon did not stop within 30s of SIGTERM\n%s", tail([]byte(out.String()), 3000))
 		}
 	}()
-	url := "http://" + adminAddr + "/healthz"
+	url := "http://" + adminAddr + "/readyz"
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp, err := http.Get(url)
@@ -104,7 +103,7 @@ func (r *root) serveHealthy(adminAddr string) {
 		select {
 		case err := <-exited:
 			exited <- err
-			r.t.Fatalf("daemon exited before answering /healthz: %v\n%s", err, tail([]byte(out.String()), 3000))
+			r.t.Fatalf("daemon exited before answering /readyz: %v\n%s", err, tail([]byte(out.String()), 3000))
 		default:
 		}
 		if time.Now().After(deadline) {

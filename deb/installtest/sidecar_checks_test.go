@@ -8,12 +8,16 @@ import (
 )
 
 // checkInstalled checks what install and upgrade must leave: the package
-// at version, its system user and group, the 0700 state directory owned
-// by the user, the config as a conffile and the unit enabled.
+// at version, a binary that runs in the root and has the dqlite store,
+// its system user and group, the 0700 state directory owned by the user,
+// the config as a conffile and the unit enabled.
 func (r *root) checkInstalled(version string) {
 	r.t.Helper()
 	if got := r.status(sidecarPkg); got != "install ok installed "+version {
 		r.t.Errorf("dpkg status = %q, want installed %s", got, version)
+	}
+	if out := r.run(sidecarBin, "version"); !strings.HasPrefix(out, version+"\n") || !strings.Contains(out, "\nstores: bolt, dqlite\n") {
+		r.t.Errorf("maas-sidecar version in the root printed %q, want %s and the line \"stores: bolt, dqlite\"", out, version)
 	}
 	u, ok := r.user(sidecarUser)
 	if !ok {

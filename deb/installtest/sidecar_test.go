@@ -13,16 +13,27 @@ import (
 )
 
 // TestSidecarLifecycle takes the maas-sidecar package through an
-// operator's whole life of it in one Debian root: install of an older
-// version (the daemon then answers /healthz as its packaged user against
-// the installed config), the previous release's state and a config edit,
-// upgrade (edit kept, state kept and migrated, daemon healthy again),
-// remove (config, state and user kept) and purge (all gone). Every
-// maintainer script runs inside the root, and none starts a service.
+// operator's whole life of it in a root of each Debian release: install
+// of an older version (the daemon then answers /readyz as its packaged
+// user against the installed config), the previous release's state and
+// a config edit, upgrade (edit kept, state kept and migrated, daemon
+// ready again on bbolt and on a one-member dqlite store), remove
+// (config, state and user kept) and purge (all gone). Every maintainer
+// script runs inside the root, and none starts a service.
 func TestSidecarLifecycle(t *testing.T) {
 	t.Parallel()
+	for _, rel := range releases {
+		t.Run(rel.name, func(t *testing.T) {
+			t.Parallel()
+			sidecarLifecycle(t, rel.suite)
+		})
+	}
+}
+
+// sidecarLifecycle is TestSidecarLifecycle in a root of suite.
+func sidecarLifecycle(t *testing.T, suite string) {
 	old, cur := debs(t, oldVersion), debs(t, newVersion)
-	r := newRoot(t)
+	r := newRootOn(t, suite)
 	have := maintScripts(t, cur.sidecar)
 	ran := map[string]bool{}
 	step := func(name string, want []string, got []string) {
@@ -41,7 +52,7 @@ func TestSidecarLifecycle(t *testing.T) {
 	r.checkInstalled(oldVersion)
 
 	edited, adminAddr := r.editConfig()
-	r.serveHealthy(adminAddr)
+	r.serveReady(adminAddr, sidecarConfig, sidecarState)
 
 	r.installV0State()
 	if out, code := r.migrateCheck(); code != 1 || !strings.Contains(out, "schema version 0") {
@@ -63,7 +74,8 @@ func TestSidecarLifecycle(t *testing.T) {
 	if out, code := r.migrateCheck(); code != 0 || !strings.Contains(out, "up to date") {
 		t.Errorf("after upgrade, migrate --check: exit %d, want 0 and up to date (postinst did not migrate?):\n%s", code, out)
 	}
-	r.serveHealthy(adminAddr)
+	r.serveReady(adminAddr, sidecarConfig, sidecarState)
+	r.serveOnDqlite()
 
 	step("remove", []string{"prerm remove", "postrm remove"}, r.apt(sidecarPkg, "remove", sidecarPkg))
 	r.checkRemoved(edited)
