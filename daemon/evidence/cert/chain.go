@@ -34,7 +34,7 @@ func linked(chain []Verified, v Verified, n int) error {
 		return nil
 	}
 	last := chain[len(chain)-1]
-	if v.Certificate.Node != last.Certificate.Node {
+	if v.Certificate.Node.NodeID != last.Certificate.Node.NodeID {
 		return fmt.Errorf("certificate %d is for node %s, the chain is for node %s", n, v.Certificate.Node.NodeID, last.Certificate.Node.NodeID)
 	}
 	if prev != last.Digest {

@@ -43,3 +43,16 @@ func TestAReorderedChainShows(t *testing.T) {
 	_, err := cert.VerifyChain(context.Background(), envs, []ed25519.PublicKey{s.Public()})
 	wantErr(t, err, "certificate 2 names previous", "out of order")
 }
+
+func TestAnotherNodesCertificateInAChainShows(t *testing.T) {
+	s := newKey(t, 0)
+	envs, digests, _ := issueChain(t, s, 1)
+	c := sample(digests[0], 1)
+	c.Node.NodeID = "node-8"
+	env, _, err := cert.Issue(context.Background(), s, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cert.VerifyChain(context.Background(), append(envs, env), []ed25519.PublicKey{s.Public()})
+	wantErr(t, err, "certificate 2 is for node node-8", "node node-7")
+}

@@ -21,7 +21,7 @@ func newKey(t *testing.T, seed byte) cert.Signer {
 
 func sample(prev string, n int) cert.Certificate {
 	return cert.Certificate{
-		Node: cert.Node{NodeID: "node-7", MAASSystemID: "abc123"},
+		Node: cert.Node{NodeID: "node-7", MAASSystemID: "abc123", Serials: []string{"1652923000123", "1652923000456"}},
 		Predicate: cert.Predicate{
 			EvidenceDigest: "sha256:" + strings.Repeat("0", 63) + string(rune('0'+n)),
 			Mode:           "soft_reset", StartedAt: t0.Add(time.Duration(n) * time.Hour),

@@ -25,6 +25,9 @@ const NotMeasured = "not_measured"
 type Node struct {
 	NodeID       string `json:"node_id"`
 	MAASSystemID string `json:"maas_system_id"`
+	// Serials are the bill of materials' serials (GPUs first), kept in
+	// the subject's annotations.
+	Serials []string `json:"serials,omitempty"`
 }
 
 // Predicate is the clean certificate's body.

@@ -35,12 +35,24 @@ func (c Certificate) Statement() ([]byte, error) {
 	if err := protojson.Unmarshal(raw, pred); err != nil {
 		return nil, fmt.Errorf("certificate: encode predicate: %w", err)
 	}
+	subject := &attv1.ResourceDescriptor{
+		Name:   "node/" + c.Node.NodeID,
+		Digest: map[string]string{digestNodeID: c.Node.NodeID, digestSystem: c.Node.MAASSystemID},
+	}
+	if len(c.Node.Serials) > 0 {
+		list := make([]any, len(c.Node.Serials))
+		for i, s := range c.Node.Serials {
+			list[i] = s
+		}
+		ann, err := structpb.NewStruct(map[string]any{"serials": list})
+		if err != nil {
+			return nil, fmt.Errorf("certificate: serials: %w", err)
+		}
+		subject.Annotations = ann
+	}
 	st := &attv1.Statement{
-		Type: attv1.StatementTypeUri,
-		Subject: []*attv1.ResourceDescriptor{{
-			Name:   "node/" + c.Node.NodeID,
-			Digest: map[string]string{digestNodeID: c.Node.NodeID, digestSystem: c.Node.MAASSystemID},
-		}},
+		Type:          attv1.StatementTypeUri,
+		Subject:       []*attv1.ResourceDescriptor{subject},
 		PredicateType: PredicateType,
 		Predicate:     pred,
 	}
@@ -68,6 +80,9 @@ func ParseStatement(b []byte) (Certificate, error) {
 	}
 	d := st.GetSubject()[0].GetDigest()
 	c := Certificate{Node: Node{NodeID: d[digestNodeID], MAASSystemID: d[digestSystem]}}
+	for _, v := range st.GetSubject()[0].GetAnnotations().GetFields()["serials"].GetListValue().GetValues() {
+		c.Node.Serials = append(c.Node.Serials, v.GetStringValue())
+	}
 	raw, err := protojson.Marshal(st.GetPredicate())
 	if err != nil {
 		return Certificate{}, fmt.Errorf("predicate: %w", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"slices"
 	"testing"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
@@ -27,7 +28,8 @@ func TestCertificateVerifiesWithThePublicKeyAlone(t *testing.T) {
 		t.Fatalf("verified %+v, want digest %s by the current key", v, digest)
 	}
 	got, want := v.Certificate, sample("", 1)
-	if got.Node != want.Node || got.Predicate.Checks[1].Where != cert.InBandTenantOS ||
+	if got.Node.NodeID != want.Node.NodeID || got.Node.MAASSystemID != want.Node.MAASSystemID ||
+		!slices.Equal(got.Node.Serials, want.Node.Serials) || got.Predicate.Checks[1].Where != cert.InBandTenantOS ||
 		got.Predicate.Erase.Canary != cert.NotMeasured || !got.Predicate.FinishedAt.Equal(want.Predicate.FinishedAt) {
 		t.Fatalf("decoded %+v, want %+v", got, want)
 	}
