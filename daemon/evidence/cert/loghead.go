@@ -18,15 +18,11 @@ func SignHead(ctx context.Context, s Signer, h LogHead) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("log head: %w", err)
 	}
-	es, err := dsse.NewEnvelopeSigner(s)
+	out, err := sign(ctx, s, HeadPayloadType, body)
 	if err != nil {
 		return nil, fmt.Errorf("log head: %w", err)
 	}
-	env, err := es.SignPayload(ctx, HeadPayloadType, body)
-	if err != nil {
-		return nil, fmt.Errorf("log head: sign: %w", err)
-	}
-	return json.Marshal(env)
+	return out, nil
 }
 
 // VerifyHead checks a signed log head against keys and decodes it.

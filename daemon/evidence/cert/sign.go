@@ -25,17 +25,22 @@ func Issue(ctx context.Context, s Signer, c Certificate) (envelope []byte, diges
 	if err != nil {
 		return nil, "", err
 	}
-	es, err := dsse.NewEnvelopeSigner(s)
-	if err != nil {
-		return nil, "", fmt.Errorf("certificate: %w", err)
-	}
-	env, err := es.SignPayload(ctx, PayloadType, payload)
-	if err != nil {
-		return nil, "", fmt.Errorf("certificate: sign: %w", err)
-	}
-	out, err := json.Marshal(env)
+	out, err := sign(ctx, s, PayloadType, payload)
 	if err != nil {
 		return nil, "", fmt.Errorf("certificate: %w", err)
 	}
 	return out, Digest(payload), nil
+}
+
+// sign returns the JSON of a DSSE envelope of body signed by s.
+func sign(ctx context.Context, s Signer, payloadType string, body []byte) ([]byte, error) {
+	es, err := dsse.NewEnvelopeSigner(s)
+	if err != nil {
+		return nil, err
+	}
+	env, err := es.SignPayload(ctx, payloadType, body)
+	if err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	return json.Marshal(env)
 }
