@@ -17,7 +17,7 @@ DQLITE_TAGS := dqlite,libsqlite3
 # Every other test builds with the dev tag: serve --dev and the tests that
 # run it exist only there (make deb leaves it out).
 DQLITE_TEST := CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS) ./daemon/store/dqlite/... ./daemon/store/storecopy/... && \
-	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite|TestReleaseRefusesDev)' ./daemon/cmd/maas-sidecar/
+	CGO_ENABLED=1 $(GO) test -race -count=1 -tags $(DQLITE_TAGS),integration -run '^(TestCluster|TestStoreMigrateDqlite|TestStoreSpecTLS|TestMemberPort|TestRollingUpgradeToTheStoreCA|TestReleaseRefusesDev)' ./daemon/cmd/maas-sidecar/
 
 .PHONY: help build run test test-unit test-integration test-dqlite test-cluster test-browser screenshots e2e lint bench fuzz soak deb deb-daemon clean
 

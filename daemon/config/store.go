@@ -37,9 +37,27 @@ type Dqlite struct {
 	// Join lists the addresses of members to join at first start; empty
 	// on the first member, which forms the cluster.
 	Join []string `yaml:"join"`
+	// MemberTrust is which certificates the member port accepts:
+	// "store_ca" (the default) only the store CA's member certificates;
+	// "transition" also the agent-CA member certificates of earlier
+	// releases, while a running cluster is upgraded one member at a time
+	// (docs/operations.md, "Upgrading a cluster to the store CA").
+	MemberTrust string `yaml:"member_trust"`
 }
 
-func defaultStore() Store { return Store{Backend: BackendBolt, LeaseTTL: 15 * time.Second} }
+// Member trust modes of the dqlite member port.
+const (
+	MemberTrustStoreCA    = "store_ca"
+	MemberTrustTransition = "transition"
+)
+
+// Legacy says whether the member port also accepts the agent-CA member
+// certificates of earlier releases.
+func (d Dqlite) Legacy() bool { return d.MemberTrust == MemberTrustTransition }
+
+func defaultStore() Store {
+	return Store{Backend: BackendBolt, LeaseTTL: 15 * time.Second, Dqlite: Dqlite{MemberTrust: MemberTrustStoreCA}}
+}
 
 // Shared says whether the store is shared by several daemons.
 func (s Store) Shared() bool { return s.Backend == BackendDqlite }
@@ -55,6 +73,11 @@ func (s Store) validate() error {
 	}
 	if s.Backend != BackendDqlite {
 		return nil
+	}
+	switch s.Dqlite.MemberTrust {
+	case "", MemberTrustStoreCA, MemberTrustTransition:
+	default:
+		return invalid("store.dqlite.member_trust", "%q is not %s or %s", s.Dqlite.MemberTrust, MemberTrustStoreCA, MemberTrustTransition)
 	}
 	if s.Dqlite.Address == "" {
 		return invalid("store.dqlite.address", "required when store.backend is dqlite")

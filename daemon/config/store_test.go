@@ -63,9 +63,16 @@ func TestParseStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Store{Backend: BackendDqlite, LeaseTTL: 6 * time.Second, Dqlite: Dqlite{Address: "10.0.0.1:9001", Join: []string{"10.0.0.2:9001"}}}
+	want := Store{Backend: BackendDqlite, LeaseTTL: 6 * time.Second, Dqlite: Dqlite{Address: "10.0.0.1:9001", Join: []string{"10.0.0.2:9001"}, MemberTrust: MemberTrustStoreCA}}
 	if diff := cmp.Diff(want, c.Store); diff != "" || c.DaemonName != "r1" {
 		t.Errorf("store (-want +got):\n%s\ndaemon_name %q", diff, c.DaemonName)
+	}
+	bad, err := Parse([]byte("daemon_name: r1\nstore:\n  backend: dqlite\n  dqlite:\n    address: 10.0.0.1:9001\n    member_trust: any\n"))
+	if err == nil {
+		err = bad.Validate()
+	}
+	if err == nil || !strings.Contains(err.Error(), "store.dqlite.member_trust") {
+		t.Errorf("member_trust any: %v; want refused naming the key", err)
 	}
 	if !c.Store.Shared() || Default().Store.Shared() {
 		t.Error("Shared: want true for dqlite only")

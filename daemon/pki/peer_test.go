@@ -30,16 +30,18 @@ func copyFiles(t *testing.T, src string, names ...string) string {
 	return dst
 }
 
-// servePeer serves TLS with p's member certificate as a store member
-// does (client certificates required) and returns its address.
-func servePeer(t *testing.T, p *pki.PKI) string {
+// allFiles are the files every member of a cluster shares.
+var allFiles = []string{pki.CAKeyFile, pki.CACertFile, pki.StoreCAKeyFile, pki.StoreCACertFile, pki.SigningKeyFile}
+
+// servePeer serves TLS with p's member TLS as a store member does and
+// returns its address.
+func servePeer(t *testing.T, p *pki.PKI, legacy bool) string {
 	t.Helper()
-	cert, err := p.PeerCertificate("127.0.0.1")
+	m, err := p.NewMemberTLS("127.0.0.1", legacy)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert},
-		ClientCAs: p.CertPool(), ClientAuth: tls.RequireAndVerifyClientCert})
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", m.Listen)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,13 +59,13 @@ func servePeer(t *testing.T, p *pki.PKI) string {
 	return ln.Addr().String()
 }
 
-// A member checks before joining that a peer shares its CA and its
-// task-signing key: copies of pki/ pass, another CA or another signing
-// key is a mismatch that says which.
+// A member checks before joining that a peer shares its store CA and its
+// task-signing key: copies of pki/ pass, another store CA or another
+// signing key is a mismatch that says which.
 func TestCheckPeer(t *testing.T) {
 	clock := storetest.NewClock()
 	first := t.TempDir()
-	addr := servePeer(t, openPKI(t, first, clock))
+	addr := servePeer(t, openPKI(t, first, clock), false)
 	free, _ := net.Listen("tcp", "127.0.0.1:0")
 	closed := free.Addr().String()
 	free.Close()
@@ -74,19 +76,20 @@ func TestCheckPeer(t *testing.T) {
 		mismatch bool
 		message  string
 	}{
-		{"copied CA and signing key", copyFiles(t, first, pki.CAKeyFile, pki.CACertFile, pki.SigningKeyFile), addr, false, ""},
-		{"another CA", t.TempDir(), addr, true, "does not verify"},
-		{"another signing key", copyFiles(t, first, pki.CAKeyFile, pki.CACertFile), addr, true, "signs agent tasks with another key"},
-		{"no member there", copyFiles(t, first, pki.CAKeyFile, pki.CACertFile, pki.SigningKeyFile), closed, false, "no certificate read"},
+		{"copied CAs and signing key", copyFiles(t, first, allFiles...), addr, false, ""},
+		{"another CA", t.TempDir(), addr, true, "does not accept"},
+		{"the agent CA but another store CA", copyFiles(t, first, pki.CAKeyFile, pki.CACertFile, pki.SigningKeyFile), addr, true, "does not accept"},
+		{"another signing key", copyFiles(t, first, pki.CAKeyFile, pki.CACertFile, pki.StoreCAKeyFile, pki.StoreCACertFile), addr, true, "signs agent tasks with another key"},
+		{"no member there", copyFiles(t, first, allFiles...), closed, false, "no certificate read"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := openPKI(t, tt.dir, clock)
-			self, err := p.PeerCertificate("127.0.0.1")
+			m, err := p.NewMemberTLS("127.0.0.1", false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = p.CheckPeer(context.Background(), tt.addr, self)
+			err = p.CheckPeer(context.Background(), tt.addr, m)
 			if errors.Is(err, pki.ErrPeerMismatch) != tt.mismatch || (tt.message == "") != (err == nil) {
 				t.Fatalf("CheckPeer() = %v, want mismatch %v", err, tt.mismatch)
 			}
@@ -101,13 +104,13 @@ func TestFingerprintsFollowTheFiles(t *testing.T) {
 	clock := storetest.NewClock()
 	first := t.TempDir()
 	a := openPKI(t, first, clock)
-	b := openPKI(t, copyFiles(t, first, pki.CAKeyFile, pki.CACertFile, pki.SigningKeyFile), clock)
+	b := openPKI(t, copyFiles(t, first, allFiles...), clock)
 	c := openPKI(t, t.TempDir(), clock)
 	if a.Fingerprints() != b.Fingerprints() {
 		t.Errorf("copied files: fingerprints %+v and %+v differ", a.Fingerprints(), b.Fingerprints())
 	}
 	fa, fc := a.Fingerprints(), c.Fingerprints()
-	if fa.CA == fc.CA || fa.Signing == fc.Signing || len(fa.CA) != 64 {
+	if fa.CA == fc.CA || fa.StoreCA == fc.StoreCA || fa.Signing == fc.Signing || len(fa.CA) != 64 || fa.StoreCA == fa.CA {
 		t.Errorf("fresh PKI: %+v against %+v, want other 64-hex fingerprints", fc, fa)
 	}
 }

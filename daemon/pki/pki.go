@@ -17,6 +17,11 @@ const (
 	CAKeyFile      = "ca.key"
 	CACertFile     = "ca.crt"
 	SigningKeyFile = "task-signing.key"
+	// StoreCAKeyFile and StoreCACertFile are the store CA: it issues the
+	// certificates store members present to each other, and nothing an
+	// agent ever holds.
+	StoreCAKeyFile  = "store-ca.key"
+	StoreCACertFile = "store-ca.crt"
 )
 
 // Options configure Open. Zero values mean defaults.
@@ -39,10 +44,32 @@ type PKI struct {
 	caCert  *x509.Certificate
 	caPEM   []byte
 	signKey ed25519.PrivateKey
+	store   loadedCA
+	// memoryOnly: keys are never written (InMemory).
+	memoryOnly bool
 }
 
-// Open loads the CA and signing key from opts.Dir, creating them at first
-// start (keys 0600, directory 0700).
+// InMemory makes a PKI whose CAs and keys exist in this process only
+// (opts.Dir is not used): for a store command's member that nothing but
+// the command itself may dial.
+func InMemory(opts Options) (*PKI, error) {
+	p := &PKI{opts: withDefaults(opts), memoryOnly: true}
+	ca, err := p.createCA(agentCA)
+	if err != nil {
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+	p.caKey, p.caCert, p.caPEM = ca.key, ca.cert, ca.pem
+	if p.store, err = p.createCA(storeCA); err != nil {
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+	if _, p.signKey, err = ed25519.GenerateKey(p.opts.Rand); err != nil {
+		return nil, fmt.Errorf("pki: create signing key: %w", err)
+	}
+	return p, nil
+}
+
+// Open loads the agent CA, the store CA and the signing key from
+// opts.Dir, creating each at first start (keys 0600, directory 0700).
 func Open(opts Options) (*PKI, error) {
 	opts = withDefaults(opts)
 	if opts.Dir == "" {
@@ -55,7 +82,12 @@ func Open(opts Options) (*PKI, error) {
 		return nil, fmt.Errorf("pki: %w", err)
 	}
 	p := &PKI{opts: opts}
-	if err := p.loadOrCreateCA(); err != nil {
+	ca, err := p.loadOrCreateCA(agentCA)
+	if err != nil {
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+	p.caKey, p.caCert, p.caPEM = ca.key, ca.cert, ca.pem
+	if p.store, err = p.loadOrCreateCA(storeCA); err != nil {
 		return nil, fmt.Errorf("pki: %w", err)
 	}
 	if err := p.loadOrCreateSigningKey(); err != nil {

@@ -103,7 +103,7 @@ vault:
 	return d
 }
 
-// copyPKI copies the first member's CA and task-signing key into
+// copyPKI copies the first member's CAs and task-signing key into
 // state/pki, as the operator does before a member's first start.
 func copyPKI(t *testing.T, from, state string) {
 	t.Helper()
@@ -111,7 +111,7 @@ func copyPKI(t *testing.T, from, state string) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{"ca.crt", "ca.key", "task-signing.key"} {
+	for _, n := range []string{"ca.crt", "ca.key", "store-ca.crt", "store-ca.key", "task-signing.key"} {
 		b, err := os.ReadFile(filepath.Join(from, "pki", n))
 		if err != nil {
 			t.Fatal(err)

@@ -48,6 +48,9 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// sharedPKIFiles are the files every member of a cluster shares.
+var sharedPKIFiles = []string{pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile}
+
 // sharePKI copies names from the first member's pki/ into state's, as
 // the operator does before a member's first start.
 func sharePKI(t *testing.T, from, state string, names ...string) {
@@ -128,7 +131,7 @@ func TestClusterOfTwoDaemons(t *testing.T) {
 	raftA, raftB := freeAddr(t), freeAddr(t)
 	a := startMember(t, "region-a", stateA, raftA)
 	a.waitReady()
-	sharePKI(t, stateA, stateB, pki.CACertFile, pki.CAKeyFile, pki.SigningKeyFile)
+	sharePKI(t, stateA, stateB, sharedPKIFiles...)
 	b := startMember(t, "region-b", stateB, raftB, raftA)
 	b.waitReady()
 
@@ -171,11 +174,11 @@ func TestClusterOfTwoDaemons(t *testing.T) {
 	}
 
 	t.Run("another CA", func(t *testing.T) {
-		refused(t, startMember(t, "region-c", filepath.Join(root, "c"), freeAddr(t), raftA), "does not verify")
+		refused(t, startMember(t, "region-c", filepath.Join(root, "c"), freeAddr(t), raftA), "does not accept")
 	})
 	t.Run("another signing key", func(t *testing.T) {
 		state := filepath.Join(root, "d")
-		sharePKI(t, stateA, state, pki.CACertFile, pki.CAKeyFile)
+		sharePKI(t, stateA, state, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile)
 		refused(t, startMember(t, "region-d", state, freeAddr(t), raftA), "signs agent tasks with another key")
 	})
 
@@ -192,7 +195,7 @@ func refused(t *testing.T, m *member, message string) {
 		t.Fatalf("%s still runs; log:\n%s", m.name, m.log())
 	}
 	if code := m.cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(m.log(), message) ||
-		!strings.Contains(m.log(), "copy ca.crt, ca.key and task-signing.key from the first member's state_dir/pki") {
+		!strings.Contains(m.log(), "copy ca.crt, ca.key, store-ca.crt, store-ca.key and task-signing.key from the first member's state_dir/pki") {
 		t.Fatalf("%s: exit %d, want 1 with %q; log:\n%s", m.name, code, message, m.log())
 	}
 }

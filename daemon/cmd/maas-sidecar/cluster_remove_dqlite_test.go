@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gpuaas/maas-sidecar/daemon/pki"
 )
 
 // cli runs the binary's CLI against m with m's token; it returns the
@@ -66,7 +64,7 @@ func TestClusterRemoveAndRaftMetrics(t *testing.T) {
 	ms := []*member{a}
 	for i, name := range []string{"region-b", "region-c"} {
 		state := filepath.Join(root, name)
-		sharePKI(t, a.state, state, pki.CACertFile, pki.CAKeyFile, pki.SigningKeyFile)
+		sharePKI(t, a.state, state, sharedPKIFiles...)
 		m := startMember(t, name, state, raft[i+1], raft[0])
 		m.waitReady()
 		ms = append(ms, m)

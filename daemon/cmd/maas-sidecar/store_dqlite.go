@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/canonical/go-dqlite/app"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
@@ -44,11 +41,14 @@ func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog
 		return daemonStore{}, err
 	}
 	host, _, _ := net.SplitHostPort(d.Address) // validated by config
-	cert, peerTLS, err := memberTLS(p, host)
+	m, peerTLS, err := memberTLS(p, host, d.Legacy())
 	if err != nil {
 		return daemonStore{}, err
 	}
-	if err := checkPeers(ctx, p, cert, d.Join, log); err != nil {
+	if d.Legacy() {
+		log.Warn("store.dqlite.member_trust is transition: the member port also accepts the agent-CA member certificates of earlier releases; set it back to store_ca once every member runs this release with the same store CA")
+	}
+	if err := checkPeers(ctx, p, m, d.Join, log); err != nil {
 		return daemonStore{}, err
 	}
 	dir := filepath.Join(cfg.StateDir, DqliteDir)
@@ -67,29 +67,30 @@ func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog
 	return daemonStore{Store: st, cluster: dqliteCluster{st: st, daemon: holder}, metrics: raftMetrics(st.Node(), log)}, nil
 }
 
-// memberTLS issues the member certificate for host from p and the TLS
-// pair a member's node listens and dials with (serve and the store
-// commands on a daemon's data dir alike).
-func memberTLS(p *pki.PKI, host string) (tls.Certificate, *dqlite.TLS, error) {
-	cert, err := p.PeerCertificate(host)
+// memberTLS is the TLS a member's node listens and dials with (serve
+// and the store commands on a daemon's data dir alike): the store CA's
+// member certificate for host, and with legacy the agent-CA member
+// certificates of earlier releases accepted too (pki.NewMemberTLS).
+func memberTLS(p *pki.PKI, host string, legacy bool) (pki.MemberTLS, *dqlite.TLS, error) {
+	m, err := p.NewMemberTLS(host, legacy)
 	if err != nil {
-		return tls.Certificate{}, nil, err
+		return pki.MemberTLS{}, nil, err
 	}
-	listen, dial := app.SimpleTLSConfig(cert, p.CertPool())
-	return cert, &dqlite.TLS{Listen: listen, Dial: dial}, nil
+	return m, &dqlite.TLS{Listen: m.Listen, Dial: m.Dial}, nil
 }
 
-// checkPeers refuses to join members that do not share this daemon's CA
-// and task-signing key; a member that does not answer is skipped.
-func checkPeers(ctx context.Context, p *pki.PKI, self tls.Certificate, join []string, log *slog.Logger) error {
+// checkPeers refuses to join members that do not share this daemon's
+// store CA and task-signing key; a member that does not answer is
+// skipped.
+func checkPeers(ctx context.Context, p *pki.PKI, m pki.MemberTLS, join []string, log *slog.Logger) error {
 	for _, addr := range join {
 		cctx, cancel := context.WithTimeout(ctx, peerCheckTimeout)
-		err := p.CheckPeer(cctx, addr, self)
+		err := p.CheckPeer(cctx, addr, m)
 		cancel()
 		switch {
 		case errors.Is(err, pki.ErrPeerMismatch):
-			return fmt.Errorf("store.dqlite.join: %w; copy %s, %s and %s from the first member's state_dir/pki into this daemon's before its first start",
-				err, pki.CACertFile, pki.CAKeyFile, pki.SigningKeyFile)
+			return fmt.Errorf("store.dqlite.join: %w; copy %s, %s, %s, %s and %s from the first member's state_dir/pki into this daemon's before its first start",
+				err, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile)
 		case err != nil:
 			log.Warn("dqlite member not reachable for the CA check; joining anyway", "member", addr, "err", err)
 		}

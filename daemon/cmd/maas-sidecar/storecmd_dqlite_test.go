@@ -3,7 +3,9 @@
 package main
 
 import (
+	"crypto/tls"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,10 +58,10 @@ func TestStoreMigrateDqlite(t *testing.T) {
 	}
 }
 
-// A store command's dqlite node talks to its peers as its daemon does:
-// with a member certificate of the daemon's CA when the data dir is a
-// daemon's; without that CA only loopback is accepted, in plaintext; a
-// migration into a daemon's data dir works under TLS.
+// A store command's dqlite node is never plaintext: with a member
+// certificate of the daemon's store CA when the data dir is a daemon's,
+// under a one-time store CA otherwise (loopback or not), and a bare data
+// dir cannot join members; a migration into a daemon's data dir works.
 func TestStoreSpecTLS(t *testing.T) {
 	state := t.TempDir()
 	if _, err := openPKI(state); err != nil {
@@ -68,14 +70,14 @@ func TestStoreSpecTLS(t *testing.T) {
 	bare := t.TempDir()
 	cases := map[string]struct {
 		spec    string
-		tls     bool
-		refused bool
+		refused string
 	}{
-		"daemon's data dir":   {spec: "dqlite:" + filepath.Join(state, DqliteDir) + ",address=10.0.0.1:9001", tls: true},
-		"loopback, no CA":     {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=127.0.0.1:9001"},
-		"off loopback, no CA": {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=10.0.0.1:9001", refused: true},
-		"host name, no CA":    {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=region-b:9001", refused: true},
-		"localhost, no CA":    {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=localhost:9001"},
+		"daemon's data dir":        {spec: "dqlite:" + filepath.Join(state, DqliteDir) + ",address=10.0.0.1:9001"},
+		"loopback, no CA":          {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=127.0.0.1:9001"},
+		"off loopback, no CA":      {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=10.0.0.1:9001"},
+		"localhost, no CA":         {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=localhost:9001"},
+		"joining members, no CA":   {spec: "dqlite:" + filepath.Join(bare, "dq") + ",address=127.0.0.1:9001,join=127.0.0.1:9002", refused: "joining members needs a daemon's data dir"},
+		"joining, daemon's dir ok": {spec: "dqlite:" + filepath.Join(state, DqliteDir) + ",address=127.0.0.1:9001,join=127.0.0.1:9002"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -84,19 +86,22 @@ func TestStoreSpecTLS(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := specTLS(spec)
-			if c.refused {
-				if err == nil || !strings.Contains(err.Error(), "not loopback") {
-					t.Fatalf("specTLS = %v, %v; want refused as not loopback", got, err)
+			if c.refused != "" {
+				if err == nil || !strings.Contains(err.Error(), c.refused) {
+					t.Fatalf("specTLS = %v, %v; want refused with %q", got, err, c.refused)
 				}
 				return
 			}
-			if err != nil || (got != nil) != c.tls {
-				t.Fatalf("specTLS = %+v, %v; want TLS %v", got, err, c.tls)
+			if err != nil || got == nil || got.Listen == nil || got.Dial == nil {
+				t.Fatalf("specTLS = %+v, %v; want the member TLS, never plaintext", got, err)
 			}
-			if c.tls && (got.Listen == nil || got.Dial == nil || len(got.Dial.Certificates) != 1) {
-				t.Fatalf("TLS %+v lacks the member certificate", got)
+			if got.Listen.ClientAuth != tls.RequireAnyClientCert || got.Listen.VerifyConnection == nil || got.Dial.VerifyConnection == nil {
+				t.Fatalf("TLS %+v does not check the peer's member identity on both ends", got)
 			}
 		})
+	}
+	if _, err := os.Stat(filepath.Join(bare, "pki")); !os.IsNotExist(err) {
+		t.Errorf("the one-time store CA of a bare data dir was written beside it: %v", err)
 	}
 	src, _ := populatedDir(t)
 	dq := "dqlite:" + filepath.Join(state, DqliteDir) + ",address=" + loopbackAddr(t)

@@ -34,11 +34,13 @@ func openSpecDqlite(ctx context.Context, spec storeSpec, source bool, log *slog.
 	return dqlite.Open(ctx, spec.path, dqlite.Options{Address: spec.address, Join: spec.join, TLS: t, Logger: log})
 }
 
-// specTLS is the TLS of the node a store command starts. A data dir that
-// is a daemon's (<state_dir>/dqlite beside <state_dir>/pki holding the
-// CA) talks to its peers as that daemon does, with a member certificate
-// of its CA. Without that CA only a loopback address is accepted, in
-// plaintext: no Raft traffic leaves the host unencrypted.
+// specTLS is the TLS of the node a store command starts: never
+// plaintext, not even on loopback. A data dir that is a daemon's
+// (<state_dir>/dqlite beside <state_dir>/pki holding its CA) talks to its
+// peers as that daemon does, with a member certificate of its store CA.
+// Any other data dir runs alone under a store CA made for this command
+// and kept in memory only, so nothing but this process can dial it; it
+// cannot join other members.
 func specTLS(spec storeSpec) (*dqlite.TLS, error) {
 	stateDir := filepath.Dir(filepath.Clean(spec.path))
 	host, _, err := net.SplitHostPort(spec.address)
@@ -48,11 +50,16 @@ func specTLS(spec storeSpec) (*dqlite.TLS, error) {
 	_, err = os.Stat(filepath.Join(stateDir, "pki", pki.CACertFile))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			return nil, usageError(fmt.Sprintf("store %s: address %s is not loopback and %s has no CA (pki/%s) to secure the traffic between members with: "+
-				"use the data dir of a daemon (<state_dir>/%s) or a loopback address", spec, spec.address, stateDir, pki.CACertFile, DqliteDir))
+		if len(spec.join) > 0 {
+			return nil, usageError(fmt.Sprintf("store %s: joining members needs a daemon's data dir (<state_dir>/%s beside its pki/): %s has no %s",
+				spec, DqliteDir, stateDir, filepath.Join("pki", pki.CACertFile)))
 		}
-		return nil, nil
+		p, err := pki.InMemory(pki.Options{})
+		if err != nil {
+			return nil, err
+		}
+		_, t, err := memberTLS(p, host, false)
+		return t, err
 	case err != nil:
 		return nil, fmt.Errorf("store %s: %w", spec, err)
 	}
@@ -60,6 +67,6 @@ func specTLS(spec storeSpec) (*dqlite.TLS, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, t, err := memberTLS(p, host)
+	_, t, err := memberTLS(p, host, false)
 	return t, err
 }
