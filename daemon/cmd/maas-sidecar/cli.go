@@ -38,6 +38,9 @@ commands:
   maas-notify-forward --site ID --url URL --secret-file FILE
             forward this region database's machine notifications to a
             daemon elsewhere as signed webhooks (see -h)
+  evidence verify FILE --key site.pub
+            check a clean certificate or a node's exported bundle offline:
+            signature, chain and site log (see -h)
   version   print the version and the store backends built in
   help      show this help
   completion bash
@@ -74,6 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runStoreCmd(restoreCmd(), args[1:], stdout, stderr)
 	case "maas-notify-forward":
 		return runNotifyForward(args[1:], stderr)
+	case "evidence":
+		return runEvidence(args[1:], stdout, stderr)
 	case "version":
 		return runVersion(stdout)
 	case "completion":

@@ -9,7 +9,7 @@ import (
 
 // builtins are the commands this package dispatches itself (not the
 // operator commands of package cli), for the completion script.
-var builtins = []string{"serve", "migrate", "store migrate", "backup", "restore", "maas-notify-forward", "version", "help", "completion bash"}
+var builtins = []string{"serve", "migrate", "store migrate", "backup", "restore", "maas-notify-forward", "evidence verify", "version", "help", "completion bash"}
 
 // runCompletion prints the completion script of a shell (bash only).
 func runCompletion(args []string, stdout, stderr io.Writer) int {

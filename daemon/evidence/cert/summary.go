@@ -1,0 +1,68 @@
+package cert
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+)
+
+// FromEvidence fills a predicate's evidence part from an agent task's
+// evidence JSON, every measurement marked where it was taken: its digest,
+// each check's verdict, the GPU summary and the tool versions. Erase is
+// not measured yet. The caller sets the mode, times, requester and
+// previous certificate.
+func FromEvidence(raw []byte, where string) (Predicate, error) {
+	if where != InBandTenantOS && where != AfterRedeploy {
+		return Predicate{}, fmt.Errorf("where %q is neither %q nor %q", where, InBandTenantOS, AfterRedeploy)
+	}
+	var ev wire.Evidence
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		return Predicate{}, fmt.Errorf("evidence: %w", err)
+	}
+	p := Predicate{EvidenceDigest: Digest(raw), Erase: Erase{Method: "none", Canary: NotMeasured}}
+	for _, c := range ev.Checks {
+		p.Checks = append(p.Checks, Check{Name: c.Name, Verdict: verdict(c.Passed), Where: where, Detail: c.Reason})
+	}
+	p.GPUs = gpuSummary(ev.GPUs, where)
+	if len(ev.Tools) > 0 {
+		p.Versions = map[string]string{}
+		for _, t := range ev.Tools {
+			p.Versions[t.Name] = t.Version
+		}
+	}
+	return p, nil
+}
+
+func verdict(passed bool) string {
+	if passed {
+		return "pass"
+	}
+	return "fail"
+}
+
+func gpuSummary(gpus []wire.GPUEvidence, where string) GPUSummary {
+	s := GPUSummary{Count: len(gpus), Where: where}
+	models := map[string]bool{}
+	passed := 0
+	for _, g := range gpus {
+		if g.Model != "" {
+			models[g.Model] = true
+		}
+		if g.Passed {
+			passed++
+		}
+	}
+	names := make([]string, 0, len(models))
+	for m := range models {
+		names = append(names, m)
+	}
+	sort.Strings(names)
+	s.Model = strings.Join(names, ", ")
+	if len(gpus) > 0 {
+		s.Diagnostics = fmt.Sprintf("%d/%d passed", passed, len(gpus))
+	}
+	return s
+}
