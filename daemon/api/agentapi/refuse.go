@@ -36,3 +36,15 @@ func (a *API) refuseTask(ctx context.Context, t lifecycle.AgentTask, why error) 
 	}
 	return nil
 }
+
+// AppendAudit audits through the bounded store when the store it wraps
+// keeps an audit log, so that refuseTask's audit survives the wrapping.
+func (s boundStore) AppendAudit(ctx context.Context, e lifecycle.AuditEntry) (lifecycle.AuditEntry, error) {
+	au, ok := s.Store.(auditor)
+	if !ok {
+		return e, lifecycle.Errorf(lifecycle.CodeInternal, "agentapi.AppendAudit", "the store keeps no audit log")
+	}
+	return bounded(ctx, s.d, "store.AppendAudit", func(ctx context.Context) (lifecycle.AuditEntry, error) {
+		return au.AppendAudit(ctx, e)
+	})
+}
