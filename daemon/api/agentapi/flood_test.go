@@ -40,7 +40,9 @@ func TestOneSourceFloodingIdleSocketsLeavesAHundredAgentsServed(t *testing.T) {
 	for i := range flood {
 		flood[i] = dialFromAddr(t, floodSource, addr)
 	}
-	waitFlood(t, func() bool { return testutil.ToFloat64(m.ConnsRefused(connguard.RefusedPerSource)) == floodConns-floodPerHost },
+	waitFlood(t, func() bool {
+		return testutil.ToFloat64(m.ConnsRefused(connguard.RefusedPerSource)) == floodConns-floodPerHost
+	},
 		"the flood past the per-source cap refused")
 
 	nodes := make([]string, floodAgents)
