@@ -46,8 +46,9 @@ type Server struct {
 	// from accept, handshake included.
 	Limits api.Limits
 	// Admission bounds connections per source address, the handshake's
-	// time and the unauthenticated share (connguard defaults where zero;
-	// its TLS and MaxConns come from TLS and Limits).
+	// time and the unauthenticated share (connguard defaults where zero,
+	// but the handshake's, which defaults to min(10s, read timeout); its
+	// TLS and MaxConns come from TLS and Limits).
 	Admission connguard.Options
 	// Metrics count refused connections (nil: not counted).
 	Metrics *Metrics
@@ -55,8 +56,11 @@ type Server struct {
 
 // Run serves until ctx is done; nil after a clean shutdown.
 func (s *Server) Run(ctx context.Context) error {
-	o := s.Admission
-	o.TLS, o.MaxConns, o.OnRefuse = s.TLS, s.Limits.WithDefaults().MaxConns, s.Metrics.connRefused
+	lim, o := s.Limits.WithDefaults(), s.Admission
+	o.TLS, o.MaxConns, o.OnRefuse = s.TLS, lim.MaxConns, s.Metrics.connRefused
+	if o.HandshakeTimeout == 0 {
+		o.HandshakeTimeout = min(10*time.Second, lim.ReadTimeout)
+	}
 	wrap := func(ln net.Listener) net.Listener { return connguard.Listen(ln, o) }
 	return (&api.Server{Listener: s.Listener, Wrap: wrap, Handler: s.Handler, Limits: s.Limits,
 		ShutdownTimeout: s.ShutdownTimeout, Logger: s.Logger, Name: "agent", ReleaseRequests: true}).Run(ctx)
