@@ -69,8 +69,7 @@ func TestNotifyTargetChangeWithoutThePasswordIsRefusedAndTheNewHostHearsNothing(
 		"user":     "postgres://postgres@127.0.0.1:5432/maasdb?sslmode=disable",
 		"database": "postgres://maas_listen@127.0.0.1:5432/postgres?sslmode=disable",
 	}
-	// the site starts at `from` (written with regiond_conf first, the
-	// store's own update, as an operator's earlier proved change would)
+	// the site starts at `from`, as an earlier proved change left it
 	_, err := e.store.UpdateSite(context.Background(), id, func(s *lifecycle.Site) error {
 		s.Notify = lifecycle.SiteNotify{Source: lifecycle.NotifyDSN, DSN: from}
 		return nil
