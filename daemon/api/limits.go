@@ -58,13 +58,18 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// apply sets the limits on srv and returns ln capped at MaxConns.
-func (l Limits) apply(srv *http.Server, ln net.Listener) net.Listener {
+// apply sets the limits on srv.
+func (l Limits) apply(srv *http.Server) {
 	l = l.WithDefaults()
 	srv.ReadTimeout = l.ReadTimeout
 	srv.ReadHeaderTimeout = min(10*time.Second, l.ReadTimeout)
 	srv.WriteTimeout = l.WriteTimeout
 	srv.IdleTimeout = l.IdleTimeout
 	srv.MaxHeaderBytes = l.MaxHeaderBytes
-	return netutil.LimitListener(ln, l.MaxConns)
+}
+
+// capped is ln capped at MaxConns: further connections wait in the
+// kernel's accept queue.
+func (l Limits) capped(ln net.Listener) net.Listener {
+	return netutil.LimitListener(ln, l.WithDefaults().MaxConns)
 }

@@ -24,8 +24,9 @@ type Server struct {
 	ReleaseRequests bool
 	// Limits shed idle and slow clients (DefaultLimits where zero).
 	Limits Limits
-	// Wrap, when set, wraps the connection-capped listener (the agent
-	// listener's TLS goes there, so the cap counts raw connections).
+	// Wrap, when set, takes the place of the MaxConns cap: it gets the
+	// bound listener and returns one that bounds its connections itself
+	// (the agent listener's guard, which also runs its TLS).
 	Wrap func(net.Listener) net.Listener
 }
 
@@ -43,9 +44,12 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorLog:    slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
 		BaseContext: func(net.Listener) context.Context { return base },
 	}
-	ln := s.Limits.apply(srv, s.Listener)
+	s.Limits.apply(srv)
+	var ln net.Listener
 	if s.Wrap != nil {
-		ln = s.Wrap(ln)
+		ln = s.Wrap(s.Listener)
+	} else {
+		ln = s.Limits.capped(s.Listener)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -17,6 +17,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 )
@@ -49,7 +50,7 @@ func startDaemon(t *testing.T) *daemon {
 	d.vault = &vault{data: map[string]map[string]string{}}
 	srv := httptest.NewServer(openapitest.Handler(t, admin.New(admin.Config{Store: st, Runner: run, Secrets: d.vault, Prober: prober{},
 		Enrollment: enrollment{}, Reconciliation: resyncer{}, Bootstrap: tickets{},
-		AgentURL: "https://region.example:5291"}).Handler()))
+		AgentURL: "https://region.example:5291", NotifyProver: admin.NotifyProverFunc(pgnotify.Prove)}).Handler()))
 	t.Cleanup(func() { srv.Close(); cancel(); <-done; st.Close() })
 	d.addr = srv.URL
 	_, err = admintoken.Ensure(context.Background(), st, admintoken.Options{Dir: d.state})

@@ -32,6 +32,7 @@ func TestSiteNotifyFlags(t *testing.T) {
 		t.Fatalf("created: notify %s %s", src, got)
 	}
 	const pass = "pg-LEAK-31f0"
+	pwFile := d.file("pg", pass+"\n")
 	tests := []struct {
 		name      string
 		args      []string
@@ -43,8 +44,10 @@ func TestSiteNotifyFlags(t *testing.T) {
 		{"unknown source", []string{"--notify-source", "listen"}, cli.ExitUsage, `--notify-source "listen" is not one of`, "regiond_conf", "-"},
 		{"dsn with password", []string{"--notify-dsn", "postgres://u:" + pass + "@h/maasdb"}, cli.ExitInvalid, "notify.dsn", "regiond_conf", "-"},
 		{"dsn with regiond_conf", []string{"--notify-source", "regiond_conf", "--notify-dsn", dsn}, cli.ExitInvalid, "notify.dsn", "regiond_conf", "-"},
-		{"dsn again", []string{"--notify-source", "dsn", "--notify-dsn", dsn}, cli.ExitOK, "", "dsn", dsn},
-		{"other flags keep it", []string{"--name", "dc2b"}, cli.ExitOK, "", "dsn", dsn},
+		{"dsn again without the password", []string{"--notify-source", "dsn", "--notify-dsn", dsn}, cli.ExitInvalid, "notify_db_password", "regiond_conf", "-"},
+		{"dsn again, the target unreachable", []string{"--notify-dsn", "postgres://maas_listen@127.0.0.1:1/maasdb?sslmode=disable",
+			"--notify-db-password-file", pwFile}, cli.ExitInvalid, "notify.dsn", "regiond_conf", "-"},
+		{"other flags keep it", []string{"--name", "dc2b"}, cli.ExitOK, "", "regiond_conf", "-"},
 		{"off", []string{"--notify-source", ""}, cli.ExitOK, "", "-", "-"},
 	}
 	for _, tt := range tests {

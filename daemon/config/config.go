@@ -77,6 +77,9 @@ type Agent struct {
 	Listen string `yaml:"listen"`
 	// HTTP bounds the agent listener's clients.
 	HTTP HTTP `yaml:"http"`
+	// Connections bound what one source and the unauthenticated can hold
+	// of the listener's http.max_connections.
+	Connections AgentConnections `yaml:"connections"`
 	// URL is what deployed machines dial, e.g. https://region1.example:5291;
 	// default https://<this host's name>:<listen port>.
 	URL string `yaml:"url"`
@@ -120,7 +123,7 @@ func Default() Config {
 		LogLevel:         "info",
 		ShutdownTimeout:  10 * time.Second,
 		StoreLockTimeout: 5 * time.Second,
-		Agent:            Agent{Listen: ":5291", HTTP: defaultHTTP(8192)},
+		Agent:            Agent{Listen: ":5291", HTTP: defaultHTTP(8192), Connections: defaultAgentConnections()},
 		PollInterval:     10 * time.Second,
 		Events:           defaultEvents(),
 		Connectivity:     defaultConnectivity(),

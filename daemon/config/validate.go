@@ -72,6 +72,9 @@ func (a Agent) validate() error {
 	if err := a.HTTP.validate("agent.http"); err != nil {
 		return err
 	}
+	if err := a.Connections.validate("agent.connections"); err != nil {
+		return err
+	}
 	if a.URL != "" {
 		u, err := url.Parse(a.URL)
 		if err != nil || u.Scheme != "https" || u.Host == "" {

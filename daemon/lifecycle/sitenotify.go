@@ -1,5 +1,11 @@
 package lifecycle
 
+import (
+	"net"
+	"net/url"
+	"strings"
+)
+
 // NotifySource says where the daemon finds a site's MAAS region database
 // to LISTEN on its machine notifications (docs/operations.md, "Push from
 // the region database").
@@ -30,4 +36,24 @@ func (n SiteNotify) Enabled() bool { return n.Source != NotifyOff }
 // database role lives in Vault: {"password": "..."}.
 func NotifyDBPasswordVaultPath(siteID string) string {
 	return "kv/maas-sites/" + siteID + "/notify-db"
+}
+
+// PasswordTarget is where the listener sends the Vault-held password:
+// user@host:port/database of the DSN with source dsn, "" for the other
+// sources, which send none. A change of it needs the password proved
+// again (the admin API's PATCH), so a stored password is never sent to a
+// server it was not given for.
+func (n SiteNotify) PasswordTarget() string {
+	if n.Source != NotifyDSN {
+		return ""
+	}
+	u, err := url.Parse(n.DSN)
+	if err != nil {
+		return "?" + n.DSN
+	}
+	port := u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	return u.User.Username() + "@" + net.JoinHostPort(strings.ToLower(u.Hostname()), port) + "/" + strings.Trim(u.Path, "/")
 }

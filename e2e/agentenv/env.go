@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
+	"github.com/gpuaas/maas-sidecar/daemon/api/connguard"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
@@ -34,6 +35,10 @@ type Options struct {
 	Resolve agentapi.PayloadResolver
 	// Limits are the listener's limits (api.DefaultLimits where zero).
 	Limits api.Limits
+	// Admission is the listener's connection guard (defaults where zero).
+	Admission connguard.Options
+	// Metrics, when set, count the API's and the listener's refusals.
+	Metrics *agentapi.Metrics
 	// Configure, when set, adjusts the agent API's config last.
 	Configure func(*agentapi.Config)
 }
@@ -104,7 +109,8 @@ func (e *Env) serve(ctx context.Context, o Options, log *slog.Logger) <-chan err
 	if o.Wrap != nil {
 		h = o.Wrap(h)
 	}
-	srv := &agentapi.Server{Listener: ln, Handler: h, TLS: cfg, ShutdownTimeout: 5 * time.Second, Logger: log, Limits: o.Limits}
+	srv := &agentapi.Server{Listener: ln, Handler: h, TLS: cfg, ShutdownTimeout: 5 * time.Second, Logger: log, Limits: o.Limits,
+		Admission: o.Admission, Metrics: o.Metrics}
 	e.URL = "https://" + ln.Addr().String()
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()

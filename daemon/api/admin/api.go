@@ -20,6 +20,7 @@ type API struct {
 	runner  Runner
 	secrets Secrets
 	prober  Prober
+	pgProve NotifyProver
 	recon   Reconciliation
 	hooks   Webhooks
 	enroll  Enrollment
@@ -40,7 +41,7 @@ type API struct {
 // New returns the admin API over c's dependencies.
 func New(c Config) *API {
 	c = c.withDefaults()
-	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
+	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, pgProve: c.NotifyProver, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
 		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
 		log: c.Logger.With("component", "admin_api"), now: c.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt, snapFile: c.BackupStore,

@@ -55,6 +55,11 @@ func (q credentialsRequest) check(op string) error {
 	if w := q.WebhookSecret; w != nil && (len(*w) < 16 || len(*w) > 256) {
 		return lifecycle.Invalid(op, "webhook_secret", "webhook_secret must be 16-256 characters")
 	}
+	return q.checkNotify(op)
+}
+
+// checkNotify checks notify_db_password when given.
+func (q credentialsRequest) checkNotify(op string) error {
 	if n := q.NotifyDBPass; n != nil && (*n == "" || len(*n) > 256) {
 		return lifecycle.Invalid(op, "notify_db_password", "notify_db_password must be 1-256 characters")
 	}

@@ -79,6 +79,23 @@ type Prober interface {
 	Probe(ctx context.Context, baseURL, apiKey string) (MAASInfo, error)
 }
 
+// NotifyProver proves a region database password: one connection to the
+// DSN with it, as the LISTEN feed would connect (daemon/maas/pgnotify's
+// Prove). Errors: invalid for a bad DSN, unauthorized when the server
+// refuses the password (or asks for it in clear), unavailable when it
+// cannot be reached.
+type NotifyProver interface {
+	ProveNotify(ctx context.Context, dsn, password string) error
+}
+
+// NotifyProverFunc adapts a function to NotifyProver.
+type NotifyProverFunc func(ctx context.Context, dsn, password string) error
+
+// ProveNotify calls f.
+func (f NotifyProverFunc) ProveNotify(ctx context.Context, dsn, password string) error {
+	return f(ctx, dsn, password)
+}
+
 // Reconciliation runs an immediate full resync and reconciliation of a
 // site (daemon/feed satisfies it). Errors: not_found for an unknown site,
 // unavailable when MAAS or Vault cannot be reached.
@@ -114,6 +131,9 @@ type Config struct {
 	Runner  Runner
 	Secrets Secrets
 	Prober  Prober
+	// NotifyProver proves notify_db_password against a new notify target
+	// (a PATCH that moves it answers 503 while nil).
+	NotifyProver NotifyProver
 	// Reconciliation and Webhooks answer 503 while nil.
 	Reconciliation Reconciliation
 	Webhooks       Webhooks
@@ -166,6 +186,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Prober == nil {
 		c.Prober = noProber{}
+	}
+	if c.NotifyProver == nil {
+		c.NotifyProver = noNotifyProver{}
 	}
 	if c.Reconciliation == nil {
 		c.Reconciliation = noReconciliation{}

@@ -20,6 +20,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
@@ -72,6 +73,7 @@ func newEnvWith(t testing.TB, wrap func(*bolt.Store) admin.Store) *env {
 		apiStore = wrap(st)
 	}
 	api := admin.New(admin.Config{Store: apiStore, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
+		NotifyProver: admin.NotifyProverFunc(pgnotify.Prove),
 		ProbeTimeout: 2 * time.Second, Enrollment: ca, Backup: st, BackupStore: st.Path(), Bootstrap: ca, AgentURL: "https://region.example:5291",
 		SKUs: testSKUs(t)})
 	e.handler = api.Handler()

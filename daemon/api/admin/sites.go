@@ -72,7 +72,8 @@ func (a *API) getSite(r *http.Request, c *call) (int, any, error) {
 // replace the site's. status disabled rejects new onboardings while runs
 // in flight continue; active re-enables. A deleted site cannot change.
 // A new api_base_url needs maas_api_key in the same body, proved against
-// the new address before anything changes. The audit entry names the
+// the new address before anything changes; so does a new notify target
+// need notify_db_password (renotify). The audit entry names the
 // members that changed.
 func (a *API) patchSite(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.patchSite"
@@ -92,13 +93,17 @@ func (a *API) patchSite(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	repassed, err := a.renotify(r, op, cur, q)
+	if err != nil {
+		return 0, nil, err
+	}
 	var prior lifecycle.Site
 	s, err := a.store.UpdateSite(r.Context(), cur.ID, func(s *lifecycle.Site) error {
 		prior = *s
 		if s.Status == lifecycle.SiteDeleted {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s is deleted", s.ID)
 		}
-		if s.APIBaseURL != cur.APIBaseURL {
+		if s.APIBaseURL != cur.APIBaseURL || s.Notify != cur.Notify {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "site %s changed while this request ran; read it again", s.ID)
 		}
 		q.apply(s)
@@ -110,6 +115,9 @@ func (a *API) patchSite(r *http.Request, c *call) (int, any, error) {
 	fields := changedFields(prior, s)
 	if rekeyed {
 		fields = append(fields, "maas_api_key")
+	}
+	if repassed {
+		fields = append(fields, "notify_db_password")
 	}
 	a.audit(r.Context(), r, c, change{action: "site.update", kind: "site", id: s.ID, prior: string(prior.Status),
 		expected: string(s.Status), correlated: map[string]string{"changed_fields": strings.Join(fields, ",")}})

@@ -71,6 +71,9 @@ func changedFields(a, b lifecycle.Site) []string {
 type patchRequest struct {
 	siteFields
 	MAASAPIKey *string `json:"maas_api_key"`
+	// NotifyDBPassword is the region database password, which a change
+	// of notify's target requires (see renotify).
+	NotifyDBPassword *string `json:"notify_db_password"`
 }
 
 // rekey checks and installs the key a URL change comes with: the key is

@@ -1,6 +1,9 @@
 package agentapi
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/gpuaas/maas-sidecar/daemon/api/connguard"
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // Enrollment results, the values of maas_sidecar_agent_enroll_total's
 // result label.
@@ -32,6 +35,7 @@ type Metrics struct {
 	boot   *prometheus.CounterVec
 	auth   *prometheus.CounterVec
 	beats  prometheus.Counter
+	conns  *prometheus.CounterVec
 }
 
 // NewMetrics registers the agent API metrics with reg, every label value
@@ -46,6 +50,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Agent requests refused at authentication, by reason."}, []string{"reason"}),
 		beats: prometheus.NewCounter(prometheus.CounterOpts{Name: "maas_sidecar_agent_heartbeats_total",
 			Help: "Agent long polls (the agents' heartbeat) accepted after authentication."}),
+		conns: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_agent_conns_refused_total",
+			Help: "Agent listener connections closed before serving, by reason (per_source, unauthenticated_share, max_conns, handshake)."},
+			[]string{"reason"}),
+	}
+	for _, r := range connguard.Reasons {
+		m.conns.WithLabelValues(r)
 	}
 	for _, r := range []string{EnrollOK, EnrollReplayed, EnrollRateLimited, EnrollInvalid, EnrollRefused, EnrollError,
 		EnrollRenewed} {
@@ -58,7 +68,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		AuthDeleted, AuthRevoked, AuthSuperseded} {
 		m.auth.WithLabelValues(r)
 	}
-	reg.MustRegister(m.enroll, m.boot, m.auth, m.beats)
+	reg.MustRegister(m.enroll, m.boot, m.auth, m.beats, m.conns)
 	return m
 }
 
@@ -104,4 +114,16 @@ func (m *Metrics) Heartbeats() prometheus.Counter { return m.beats }
 // AuthFailures is the counter of one refusal reason.
 func (m *Metrics) AuthFailures(reason string) prometheus.Counter {
 	return m.auth.WithLabelValues(reason)
+}
+
+// connRefused counts a connection the listener closed before serving.
+func (m *Metrics) connRefused(reason string) {
+	if m != nil {
+		m.conns.WithLabelValues(reason).Inc()
+	}
+}
+
+// ConnsRefused is the counter of one connection refusal reason.
+func (m *Metrics) ConnsRefused(reason string) prometheus.Counter {
+	return m.conns.WithLabelValues(reason)
 }

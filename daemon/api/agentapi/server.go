@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api"
+	"github.com/gpuaas/maas-sidecar/daemon/api/connguard"
 )
 
 // DefaultListen is the agent listener's default address (--agent-listen).
@@ -42,13 +43,25 @@ type Server struct {
 	ShutdownTimeout time.Duration
 	Logger          *slog.Logger
 	// Limits shed idle and slow clients; MaxConns counts TCP connections
-	// before the TLS handshake.
+	// from accept, handshake included.
 	Limits api.Limits
+	// Admission bounds connections per source address, the handshake's
+	// time and the unauthenticated share (connguard defaults where zero,
+	// but the handshake's, which defaults to min(10s, read timeout); its
+	// TLS and MaxConns come from TLS and Limits).
+	Admission connguard.Options
+	// Metrics count refused connections (nil: not counted).
+	Metrics *Metrics
 }
 
 // Run serves until ctx is done; nil after a clean shutdown.
 func (s *Server) Run(ctx context.Context) error {
-	wrap := func(ln net.Listener) net.Listener { return tls.NewListener(ln, s.TLS) }
+	lim, o := s.Limits.WithDefaults(), s.Admission
+	o.TLS, o.MaxConns, o.OnRefuse = s.TLS, lim.MaxConns, s.Metrics.connRefused
+	if o.HandshakeTimeout == 0 {
+		o.HandshakeTimeout = min(10*time.Second, lim.ReadTimeout)
+	}
+	wrap := func(ln net.Listener) net.Listener { return connguard.Listen(ln, o) }
 	return (&api.Server{Listener: s.Listener, Wrap: wrap, Handler: s.Handler, Limits: s.Limits,
 		ShutdownTimeout: s.ShutdownTimeout, Logger: s.Logger, Name: "agent", ReleaseRequests: true}).Run(ctx)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
+	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 )
 
 // adminAPI builds the admin API over the open store and the core: the
@@ -18,6 +19,7 @@ import (
 // the store the cluster status, the config the SKU catalog.
 func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	cfg := admin.Config{Store: st, Runner: c.runner, Prober: maasProber{log: log}, Logger: log,
+		NotifyProver:   admin.NotifyProverFunc(pgnotify.Prove),
 		Reconciliation: c.feed, Webhooks: c.feed, Enrollment: c.pki, Cluster: st.cluster,
 		Bootstrap: c.pki, AgentURL: c.agents.url, SKUs: c.skus}
 	if c.secrets != nil {

@@ -49,7 +49,7 @@ func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentap
 	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve, Bootstrap: scripts,
 		WriteTimeout: cfg.Agent.HTTP.WriteTimeout, Metrics: m, Logger: log.With("component", "agentapi")})
 	srv := &agentapi.Server{Listener: ln, Handler: api.Handler(), TLS: tc, ShutdownTimeout: cfg.ShutdownTimeout,
-		Limits: limits(cfg.Agent.HTTP), Logger: log.With("component", "agentapi")}
+		Limits: limits(cfg.Agent.HTTP), Admission: admission(cfg.Agent.Connections), Metrics: m, Logger: log.With("component", "agentapi")}
 	log.Info("agent listener bound", "addr", ln.Addr().String(), "url", u)
 	return &agentListener{api: api, server: srv, url: u}, nil
 }

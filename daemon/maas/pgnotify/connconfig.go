@@ -82,13 +82,24 @@ func (t target) connString() string {
 		{"sslcert", t.sslcert}, {"sslkey", t.sslkey}, {"sslpassword", ""}, {"sslcertmode", "allow"},
 		{"sslsni", ""}, {"sslnegotiation", ""}, {"target_session_attrs", "any"},
 		{"min_protocol_version", ""}, {"max_protocol_version", ""}, {"channel_binding", ""},
-		{"require_auth", ""}, {"connect_timeout", strconv.Itoa(int(t.connectTimeout.Seconds()))},
+		{"require_auth", t.requireAuth()}, {"connect_timeout", strconv.Itoa(int(t.connectTimeout.Seconds()))},
 	}
 	parts := make([]string, len(kv))
 	for i, p := range kv {
 		parts[i] = p[0] + "=" + quote(p[1])
 	}
 	return strings.Join(parts, " ")
+}
+
+// requireAuth refuses cleartext-password authentication unless the
+// server's certificate is verified (sslmode verify-ca or verify-full):
+// otherwise a server that is not the region database, or a machine in
+// the middle, could ask for the password in clear and receive it.
+func (t target) requireAuth() string {
+	if t.sslmode == "verify-full" || t.sslmode == "verify-ca" {
+		return ""
+	}
+	return "!password"
 }
 
 // quote is a keyword/value string literal.

@@ -3,6 +3,7 @@ package pgnotify
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -57,6 +58,10 @@ func Reason(err error) string {
 // its SQLSTATE, else an unreachable server.
 func connectError(t target, err error) error {
 	var pe *pgconn.PgError
+	if strings.Contains(err.Error(), "authentication method requirement") {
+		return &lifecycle.Error{Code: lifecycle.CodeUnauthorized, Op: opConnect, Msg: "PostgreSQL at " + t.addr() +
+			" asked for the password in clear; it was not sent (use sslmode=verify-full or verify-ca, or scram-sha-256)", Err: err}
+	}
 	if !errors.As(err, &pe) {
 		return &lifecycle.Error{Code: lifecycle.CodeUnavailable, Op: opConnect,
 			Msg: "cannot reach PostgreSQL at " + t.addr(), Err: err}
