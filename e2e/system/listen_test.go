@@ -147,3 +147,13 @@ func TestNotifyForwarderEndToEnd(t *testing.T) {
 		t.Fatal("the forwarder's output carries a secret")
 	}
 }
+
+// configText is the daemon's config file.
+func (d *daemon) configText() string {
+	d.t.Helper()
+	b, err := os.ReadFile(d.config)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return string(b)
+}
