@@ -71,6 +71,11 @@ type GPUState struct {
 	RecoveryAction          string       `json:"recovery_action,omitempty"`
 	FabricState             string       `json:"fabric_state,omitempty"`
 	FabricStatus            string       `json:"fabric_status,omitempty"`
+	// The tenancy's history: lifetime counts the driver keeps.
+	RetiredPagesSingleBit     *int64 `json:"retired_pages_single_bit,omitempty"`
+	RetiredPagesDoubleBit     *int64 `json:"retired_pages_double_bit,omitempty"`
+	RemappedRowsCorrectable   *int64 `json:"remapped_rows_correctable,omitempty"`
+	RemappedRowsUncorrectable *int64 `json:"remapped_rows_uncorrectable,omitempty"`
 }
 
 // GPUProcess is a compute process on a GPU (host PID).

@@ -22,6 +22,9 @@ type Report struct {
 type Options struct {
 	KillProcesses    bool
 	MemoryUsedMaxMiB int64 // 0: the vendor's default
+	// MIGLayout is the site's MIG layout: "" or "none" (MIG disabled) is
+	// the only layout the scrub restores today.
+	MIGLayout string
 }
 
 // Scrub scrubs every vendor's GPUs: processes, reset, settings, read-back.
@@ -64,6 +67,9 @@ func (r *Report) open(ctx context.Context, v Vendor, onBus int) ([]Device, bool)
 		c.Passed = false
 	}
 	r.Checks = append(r.Checks, c)
+	if nv, ok := v.(Noter); ok {
+		r.Checks = append(r.Checks, nv.Notes(ctx)...)
+	}
 	return devs, true
 }
 
@@ -72,8 +78,13 @@ func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, o
 	busy := false
 	for _, d := range before {
 		c := processes(ctx, env, d, o.KillProcesses)
-		steps[d.ID.UUID] = append(steps[d.ID.UUID], c)
+		steps[d.ID.UUID] = append(steps[d.ID.UUID], historyCheck(d.State), c)
 		busy = busy || !c.Passed
+	}
+	if mt, ok := v.(MIGTearer); ok && !busy {
+		for _, d := range before {
+			steps[d.ID.UUID] = append(steps[d.ID.UUID], mt.TeardownMIG(ctx, d, o.MIGLayout)...)
+		}
 	}
 	resetErrs := map[string]error{}
 	if !busy {
@@ -174,6 +185,9 @@ func Validate(ctx context.Context, env task.Env, vendors []Vendor, o Options) Re
 			ev := d.ID
 			ev.After = &d.State
 			why := Judge(d.State, limit(v, o))
+			if a := d.State.ECCUncorrectedAggregate; a != nil && *a > 0 {
+				why = append(why, fmt.Sprintf("%d uncorrectable ECC error(s) over the GPU's life (aggregate)", *a))
+			}
 			ev.Passed, ev.Reason = len(why) == 0, strings.Join(why, "; ")
 			r.GPUs = append(r.GPUs, ev)
 		}

@@ -1,0 +1,56 @@
+package gpu
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuaas/maas-sidecar/agent/wire"
+)
+
+// HistoryRule is the rule the tenancy_history check states.
+const HistoryRule = "read before anything is reset or cleared: an uncorrectable ECC error counted this boot (volatile) or ever (aggregate), " +
+	"or a row remap failure, fails the GPU; a pending page retirement or row remap, and retired pages or remapped rows, " +
+	"are history events (the reset applies a pending remap) that the after-reading must show resolved"
+
+// JudgeHistory reads a GPU's state as the tenancy left it, before the
+// scrub: fail is why the GPU cannot pass whatever the scrub does; events
+// are what the tenancy left that a deeper diagnostic should look at. An
+// unknown count is neither (Judge fails unknown values on the reading
+// after the scrub).
+func JudgeHistory(s wire.GPUState) (fail, events []string) {
+	if n := s.ECCUncorrectedVolatile; n != nil && *n > 0 {
+		fail = append(fail, fmt.Sprintf("%d uncorrectable ECC error(s) since the driver loaded (volatile)", *n))
+	}
+	if n := s.ECCUncorrectedAggregate; n != nil && *n > 0 {
+		fail = append(fail, fmt.Sprintf("%d uncorrectable ECC error(s) over the GPU's life (aggregate)", *n))
+	}
+	if s.RemapFailure != nil && *s.RemapFailure {
+		fail = append(fail, "row remap failure recorded")
+	}
+	if s.RemapPending != nil && *s.RemapPending {
+		events = append(events, "row remap pending")
+	}
+	if s.RetirementPending != nil && *s.RetirementPending {
+		events = append(events, "page retirement pending")
+	}
+	for _, c := range []struct {
+		what string
+		n    *int64
+	}{{"retired pages (single-bit)", s.RetiredPagesSingleBit}, {"retired pages (double-bit)", s.RetiredPagesDoubleBit},
+		{"remapped rows (correctable)", s.RemappedRowsCorrectable}, {"remapped rows (uncorrectable)", s.RemappedRowsUncorrectable}} {
+		if c.n != nil && *c.n > 0 {
+			events = append(events, fmt.Sprintf("%d %s", *c.n, c.what))
+		}
+	}
+	return fail, append(fail, events...)
+}
+
+// historyCheck is the tenancy_history step of one GPU.
+func historyCheck(s wire.GPUState) wire.Check {
+	fail, events := JudgeHistory(s)
+	c := wire.Check{Name: "tenancy_history", Passed: len(fail) == 0, Items: events, Reason: HistoryRule}
+	if len(fail) > 0 {
+		c.Reason = strings.Join(fail, "; ")
+	}
+	return c
+}
