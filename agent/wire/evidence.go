@@ -14,6 +14,8 @@ type Evidence struct {
 	Checks      []Check       `json:"checks,omitempty"`
 	GPUs        []GPUEvidence `json:"gpus,omitempty"`
 	Tools       []ToolVersion `json:"tools,omitempty"`
+	// Diag is the DCGM diagnostic of node.validate_clean.
+	Diag *DiagEvidence `json:"diag,omitempty"`
 }
 
 // MaxItems bounds Check.Items; the count beyond it is in Check.Omitted.

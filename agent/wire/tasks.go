@@ -57,4 +57,7 @@ type ValidateCleanPayload struct {
 	// agent's built-in and configured allowlists.
 	MountAllowlist   []string `json:"mount_allowlist,omitempty"`
 	MemoryUsedMaxMiB int64    `json:"memory_used_max_mib,omitempty"`
+	// DCGM is the diagnostic the site's policy asks for; nil runs none
+	// (a daemon that predates it), and the evidence says so.
+	DCGM *DCGMPolicy `json:"dcgm,omitempty"`
 }

@@ -55,6 +55,7 @@ func (g GPUs) install(root string) error {
 		s.AMD = &fakesmi.AMDState{Version: "25.1.0"}
 	} else {
 		s.NVIDIA = &fakesmi.NVIDIAState{Driver: "570.133.20"}
+		s.DCGM = &fakesmi.DCGMState{Version: "4.6.0"}
 	}
 	for i := range g.Count {
 		bus := 0x18 + 0x0d*i // distinct buses, all below 0x100

@@ -23,6 +23,7 @@ const StatePath = "/var/lib/fakegpu/state.json"
 type State struct {
 	NVIDIA *NVIDIAState `json:"nvidia,omitempty"`
 	AMD    *AMDState    `json:"amd,omitempty"`
+	DCGM   *DCGMState   `json:"dcgm,omitempty"`
 }
 
 // NVIDIAState is the host's NVIDIA GPUs and compute processes.

@@ -54,3 +54,34 @@ func historyCheck(s wire.GPUState) wire.Check {
 	}
 	return c
 }
+
+// Count is how many of the report's GPUs are the vendor's.
+func (r Report) Count(vendor string) int {
+	n := 0
+	for _, g := range r.GPUs {
+		if g.Vendor == vendor {
+			n++
+		}
+	}
+	return n
+}
+
+// History lists the tenancy's events on every GPU of the report, read
+// from the state before the scrub (or the only reading, in validation).
+func (r Report) History() []string {
+	var out []string
+	for _, g := range r.GPUs {
+		s := g.Before
+		if s == nil {
+			s = g.After
+		}
+		if s == nil {
+			continue
+		}
+		_, events := JudgeHistory(*s)
+		for _, e := range events {
+			out = append(out, fmt.Sprintf("GPU %d: %s", g.Index, e))
+		}
+	}
+	return out
+}
