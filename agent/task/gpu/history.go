@@ -45,9 +45,16 @@ func JudgeHistory(s wire.GPUState) (fail, events []string) {
 	return fail, append(fail, events...)
 }
 
-// historyCheck is the tenancy_history step of one GPU.
-func historyCheck(s wire.GPUState) wire.Check {
+// historyCheck is the tenancy_history step of one GPU: its counters and
+// its Xid events (quarantine and reboot classes fail it).
+func historyCheck(s wire.GPUState, xids []XidEvent) wire.Check {
 	fail, events := JudgeHistory(s)
+	for _, x := range xids {
+		if x.Class == XidQuarantine || x.Class == XidReboot {
+			fail = append(fail, x.String())
+		}
+		events = append(events, x.String())
+	}
 	c := wire.Check{Name: "tenancy_history", Passed: len(fail) == 0, Items: events, Reason: HistoryRule}
 	if len(fail) > 0 {
 		c.Reason = strings.Join(fail, "; ")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/task/reap"
@@ -25,6 +26,9 @@ type Options struct {
 	// MIGLayout is the site's MIG layout: "" or "none" (MIG disabled) is
 	// the only layout the scrub restores today.
 	MIGLayout string
+	// TenancySince is when the allocation began: the kernel log is read
+	// from then on (zero: this boot).
+	TenancySince time.Time
 }
 
 // Scrub scrubs every vendor's GPUs: processes, reset, settings, read-back.
@@ -36,7 +40,13 @@ func Scrub(ctx context.Context, env task.Env, vendors []Vendor, o Options) Repor
 		if !ok || len(devs) == 0 {
 			continue
 		}
-		r.GPUs = append(r.GPUs, scrubVendor(ctx, env, v, devs, o)...)
+		var xids []XidEvent
+		if v.Name() == wire.VendorNVIDIA {
+			var c wire.Check
+			xids, c = readXids(ctx, env, o.TenancySince)
+			r.Checks = append(r.Checks, c)
+		}
+		r.GPUs = append(r.GPUs, scrubVendor(ctx, env, v, devs, xids, o)...)
 	}
 	return r
 }
@@ -73,12 +83,12 @@ func (r *Report) open(ctx context.Context, v Vendor, onBus int) ([]Device, bool)
 	return devs, true
 }
 
-func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, o Options) []wire.GPUEvidence {
+func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, xids []XidEvent, o Options) []wire.GPUEvidence {
 	steps := map[string][]wire.Check{}
 	busy := false
 	for _, d := range before {
 		c := processes(ctx, env, d, o.KillProcesses)
-		steps[d.ID.UUID] = append(steps[d.ID.UUID], historyCheck(d.State), c)
+		steps[d.ID.UUID] = append(steps[d.ID.UUID], historyCheck(d.State, xidsOn(xids, d.ID.BusID)), c)
 		busy = busy || !c.Passed
 	}
 	if mt, ok := v.(MIGTearer); ok && !busy {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuaas/maas-sidecar/agent/hostexec/fakeexec"
 	"github.com/gpuaas/maas-sidecar/agent/task/gpuscrub"
 	"github.com/gpuaas/maas-sidecar/agent/task/tasktest"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
@@ -133,5 +134,41 @@ func TestScrubTearsMIGDownToTheSiteLayout(t *testing.T) {
 	}
 	if !slices.Equal(order, []string{"mig -dci", "mig -dgi", "-mig 0", "-r -i"}) {
 		t.Errorf("command order = %v", order)
+	}
+}
+
+// The tenancy's kernel log: Xid 48 on GPU 1 quarantines it; Xid 74 on
+// GPU 0 is cleared by the reset and listed as an event.
+func TestScrubJudgesTheTenancysXids(t *testing.T) {
+	h, s := nvidiaHost(t, 2)
+	h.Write("/var/log/kern.log", "[ 81.1] NVRM: Xid (PCI:0000:19:00): 48, pid=4242, name=python3, An uncorrectable double bit error (DBE) has been detected\n"+
+		"[ 82.0] NVRM: Xid (PCI:0000:18:00): 74, pid='<unknown>', name=<unknown>, NVLink: fatal error detected on link 3\n")
+	ev, err := scrub(t, h, s)
+	if err == nil {
+		t.Fatal("an Xid 48 tenancy passed")
+	}
+	if g := ev.GPUs[1]; g.Passed || !strings.Contains(g.Reason, "tenancy_history: Xid 48 (double-bit ECC error): quarantine") {
+		t.Errorf("GPU 1 = %+v", g)
+	}
+	g0 := ev.GPUs[0]
+	if c := step(g0, "tenancy_history"); !g0.Passed || c == nil || !slices.Equal(c.Items, []string{"Xid 74 (NVLink error): reset"}) {
+		t.Errorf("GPU 0 = %+v", g0)
+	}
+	if c := check(ev, "kernel_xid"); c == nil || !c.Passed || len(c.Items) != 2 || c.Reason != "2 Xid event(s) in /var/log/kern.log (whole file)" {
+		t.Errorf("kernel_xid = %+v", c)
+	}
+}
+
+// With journald the kernel log is read from the allocation's start on.
+func TestScrubReadsTheKernelLogSinceTheTenancyBegan(t *testing.T) {
+	h, s := nvidiaHost(t, 1)
+	h.Exec.Set("journalctl", fakeexec.Output("2026-07-14T07:10:02+0000 gpu-host kernel: NVRM: Xid (PCI:0000:18:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"))
+	save(t, h, s)
+	res, err := gpuscrub.Handler{}.Run(context.Background(), h.Env(), []byte(`{"tenancy_since":"2026-07-14T06:00:00Z"}`))
+	if err == nil || !strings.Contains(res.Evidence.GPUs[0].Reason, "Xid 79 (GPU has fallen off the bus): reboot") {
+		t.Fatalf("Run = %v, %+v", err, res.Evidence.GPUs)
+	}
+	if calls := h.Exec.CallsOf("journalctl"); len(calls) != 1 || calls[0] != "journalctl -k --no-pager -o short-iso --since @1784008800" {
+		t.Errorf("journalctl calls = %v", calls)
 	}
 }

@@ -42,7 +42,11 @@ func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Re
 	if h.Vendors != nil {
 		vendors = h.Vendors
 	}
-	r := gpu.Scrub(ctx, env, vendors(env), gpu.Options{KillProcesses: p.KillProcesses, MemoryUsedMaxMiB: p.MemoryUsedMaxMiB})
+	o := gpu.Options{KillProcesses: p.KillProcesses, MemoryUsedMaxMiB: p.MemoryUsedMaxMiB}
+	if p.TenancySince != nil {
+		o.TenancySince = *p.TenancySince
+	}
+	r := gpu.Scrub(ctx, env, vendors(env), o)
 	ev := &wire.Evidence{Task: wire.TypeGPUScrub, CollectedAt: env.Now().UTC(), Checks: r.Checks, GPUs: r.GPUs, Tools: r.Tools}
 	return task.Finish(ev, fmt.Sprintf("%d GPU(s) scrubbed", len(r.GPUs)))
 }
