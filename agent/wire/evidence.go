@@ -78,6 +78,11 @@ type GPUState struct {
 	RetiredPagesDoubleBit     *int64 `json:"retired_pages_double_bit,omitempty"`
 	RemappedRowsCorrectable   *int64 `json:"remapped_rows_correctable,omitempty"`
 	RemappedRowsUncorrectable *int64 `json:"remapped_rows_uncorrectable,omitempty"`
+	// PCIe link width against the GPU's maximum, and the active clock
+	// event (throttle) reasons as nvidia-smi prints the bitmask.
+	PCIeWidthCurrent  *int64 `json:"pcie_width_current,omitempty"`
+	PCIeWidthMax      *int64 `json:"pcie_width_max,omitempty"`
+	ClockEventReasons string `json:"clock_event_reasons,omitempty"`
 }
 
 // GPUProcess is a compute process on a GPU (host PID).

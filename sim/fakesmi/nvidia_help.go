@@ -17,6 +17,7 @@ var helpFields = [][]string{
 	{"retired_pages.pending"}, {"retired_pages.single_bit_ecc.count", "retired_pages.sbe"}, {"retired_pages.double_bit.count", "retired_pages.dbe"},
 	{"remapped_rows.correctable"}, {"remapped_rows.uncorrectable"}, {"remapped_rows.pending"}, {"remapped_rows.failure"},
 	{"fabric.state"}, {"fabric.status"}, {"gpu_recovery_action"},
+	{"pcie.link.width.current"}, {"pcie.link.width.max"}, {"clocks_event_reasons.active", "clocks_throttle_reasons.active"},
 	{"clocks.applications.graphics"}, {"clocks.applications.memory"},
 }
 

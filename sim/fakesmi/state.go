@@ -67,6 +67,10 @@ type NVIDIAGPU struct {
 	// Lifetime remapped-row counts (Hopper has no page retirement).
 	RemappedCorrectable int64 `json:"remapped_correctable,omitempty"`
 	RemappedUncorr      int64 `json:"remapped_uncorrectable,omitempty"`
+	// PCIeWidth narrows the link (0: x16, the maximum); ClockEvents is
+	// the active clock event bitmask (empty: idle).
+	PCIeWidth   int    `json:"pcie_width,omitempty"`
+	ClockEvents string `json:"clock_events,omitempty"`
 }
 
 // GPUProcess is a compute process; GPU is a UUID (NVIDIA) or index (AMD).

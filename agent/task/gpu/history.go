@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
@@ -42,7 +43,26 @@ func JudgeHistory(s wire.GPUState) (fail, events []string) {
 			events = append(events, fmt.Sprintf("%d %s", *c.n, c.what))
 		}
 	}
+	events = append(events, link(s)...)
 	return fail, append(fail, events...)
+}
+
+// throttleHW are the clock event bits that mean the hardware slowed the
+// GPU (HW slowdown 0x8, HW thermal 0x40, HW power brake 0x80); software
+// power capping and idle are normal.
+const throttleHW = 0x8 | 0x40 | 0x80
+
+// link lists a PCIe link narrower than the GPU's maximum and hardware
+// throttling as events: DCGM's pcie and power tests judge them deeper.
+func link(s wire.GPUState) []string {
+	var out []string
+	if c, m := s.PCIeWidthCurrent, s.PCIeWidthMax; c != nil && m != nil && *c < *m {
+		out = append(out, fmt.Sprintf("PCIe link x%d, narrower than its maximum x%d", *c, *m))
+	}
+	if v, err := strconv.ParseUint(strings.TrimPrefix(s.ClockEventReasons, "0x"), 16, 64); err == nil && v&throttleHW != 0 {
+		out = append(out, "hardware clock slowdown active (clock event reasons "+s.ClockEventReasons+")")
+	}
+	return out
 }
 
 // historyCheck is the tenancy_history step of one GPU: its counters and

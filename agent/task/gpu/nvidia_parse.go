@@ -18,6 +18,7 @@ var NVIDIAFields = []string{
 	"fabric.state", "fabric.status", "gpu_recovery_action",
 	"retired_pages.single_bit_ecc.count", "retired_pages.double_bit.count",
 	"remapped_rows.correctable", "remapped_rows.uncorrectable",
+	"pcie.link.width.current", "pcie.link.width.max", "clocks_event_reasons.active",
 }
 
 // NVIDIAAppFields is the --query-compute-apps field list; process_name is
@@ -64,7 +65,9 @@ func nvidiaState(c map[string]string) wire.GPUState {
 		FabricState: text(c["fabric.state"]), FabricStatus: text(c["fabric.status"]), RecoveryAction: text(c["gpu_recovery_action"]),
 		RetiredPagesSingleBit: integer(c["retired_pages.single_bit_ecc.count"]), RetiredPagesDoubleBit: integer(c["retired_pages.double_bit.count"]),
 		RemappedRowsCorrectable: integer(c["remapped_rows.correctable"]), RemappedRowsUncorrectable: integer(c["remapped_rows.uncorrectable"]),
-		ComputeProcesses: []wire.GPUProcess{},
+		PCIeWidthCurrent: integer(c["pcie.link.width.current"]), PCIeWidthMax: integer(c["pcie.link.width.max"]),
+		ClockEventReasons: text(c["clocks_event_reasons.active"]),
+		ComputeProcesses:  []wire.GPUProcess{},
 	}
 }
 

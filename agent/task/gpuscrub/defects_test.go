@@ -172,3 +172,22 @@ func TestScrubReadsTheKernelLogSinceTheTenancyBegan(t *testing.T) {
 		t.Errorf("journalctl calls = %v", calls)
 	}
 }
+
+// A narrowed PCIe link and hardware slowdown are history events: they
+// pass the scrub and raise the validation's DCGM level.
+func TestScrubListsANarrowedLinkAndThrottling(t *testing.T) {
+	h, s := nvidiaHost(t, 2)
+	s.NVIDIA.GPUs[1].PCIeWidth, s.NVIDIA.GPUs[1].ClockEvents = 8, "0x0000000000000048"
+	ev, err := scrub(t, h, s)
+	if err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	c := step(ev.GPUs[1], "tenancy_history")
+	want := []string{"PCIe link x8, narrower than its maximum x16", "hardware clock slowdown active (clock event reasons 0x0000000000000048)"}
+	if c == nil || !slices.Equal(c.Items, want) {
+		t.Errorf("GPU 1 tenancy_history = %+v", c)
+	}
+	if c := step(ev.GPUs[0], "tenancy_history"); c == nil || len(c.Items) != 0 {
+		t.Errorf("GPU 0 (x16, idle) tenancy_history = %+v", c)
+	}
+}
