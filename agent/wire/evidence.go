@@ -14,6 +14,8 @@ type Evidence struct {
 	Checks      []Check       `json:"checks,omitempty"`
 	GPUs        []GPUEvidence `json:"gpus,omitempty"`
 	Tools       []ToolVersion `json:"tools,omitempty"`
+	// Diag is the DCGM diagnostic of node.validate_clean.
+	Diag *DiagEvidence `json:"diag,omitempty"`
 }
 
 // MaxItems bounds Check.Items; the count beyond it is in Check.Omitted.
@@ -71,6 +73,16 @@ type GPUState struct {
 	RecoveryAction          string       `json:"recovery_action,omitempty"`
 	FabricState             string       `json:"fabric_state,omitempty"`
 	FabricStatus            string       `json:"fabric_status,omitempty"`
+	// The tenancy's history: lifetime counts the driver keeps.
+	RetiredPagesSingleBit     *int64 `json:"retired_pages_single_bit,omitempty"`
+	RetiredPagesDoubleBit     *int64 `json:"retired_pages_double_bit,omitempty"`
+	RemappedRowsCorrectable   *int64 `json:"remapped_rows_correctable,omitempty"`
+	RemappedRowsUncorrectable *int64 `json:"remapped_rows_uncorrectable,omitempty"`
+	// PCIe link width against the GPU's maximum, and the active clock
+	// event (throttle) reasons as nvidia-smi prints the bitmask.
+	PCIeWidthCurrent  *int64 `json:"pcie_width_current,omitempty"`
+	PCIeWidthMax      *int64 `json:"pcie_width_max,omitempty"`
+	ClockEventReasons string `json:"clock_event_reasons,omitempty"`
 }
 
 // GPUProcess is a compute process on a GPU (host PID).

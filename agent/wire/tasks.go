@@ -1,5 +1,7 @@
 package wire
 
+import "time"
+
 // Task types of the turnover and removal catalog (seed 001 §5.6). The
 // daemon's lifecycle.TaskType values carry the same strings.
 const (
@@ -47,6 +49,9 @@ type GPUScrubPayload struct {
 	// MemoryUsedMaxMiB is the largest memory used a clean GPU may read
 	// back; 0 means the vendor default (NVIDIA 64, AMD 1024).
 	MemoryUsedMaxMiB int64 `json:"memory_used_max_mib,omitempty"`
+	// TenancySince is when the allocation began: the scrub reads the
+	// kernel log's Xid events from then on; absent, from this boot.
+	TenancySince *time.Time `json:"tenancy_since,omitempty"`
 }
 
 // ValidateCleanPayload is the payload of node.validate_clean; {} is valid.
@@ -57,4 +62,7 @@ type ValidateCleanPayload struct {
 	// agent's built-in and configured allowlists.
 	MountAllowlist   []string `json:"mount_allowlist,omitempty"`
 	MemoryUsedMaxMiB int64    `json:"memory_used_max_mib,omitempty"`
+	// DCGM is the diagnostic the site's policy asks for; nil runs none
+	// (a daemon that predates it), and the evidence says so.
+	DCGM *DCGMPolicy `json:"dcgm,omitempty"`
 }

@@ -30,11 +30,20 @@ type SitePolicy struct {
 	RemoveMaasRecord bool `json:"remove_maas_record"`
 	// The decommission waits (0 means the default of DefaultSitePolicy, so
 	// policies stored before these fields existed stay valid).
-	ReleaseTimeoutSeconds   int       `json:"release_timeout_seconds,omitempty"`
-	PowerOffTimeoutSeconds  int       `json:"power_off_timeout_seconds,omitempty"`
-	AgentTaskTimeoutSeconds int       `json:"agent_task_timeout_seconds,omitempty"`
-	CreatedAt               time.Time `json:"created_at"`
-	UpdatedAt               time.Time `json:"updated_at"`
+	ReleaseTimeoutSeconds   int `json:"release_timeout_seconds,omitempty"`
+	PowerOffTimeoutSeconds  int `json:"power_off_timeout_seconds,omitempty"`
+	AgentTaskTimeoutSeconds int `json:"agent_task_timeout_seconds,omitempty"`
+	// DCGM diagnostics in node.validate_clean (docs/operations.md): off,
+	// the dcgmi diag level per turnover mode (0 means the default: soft
+	// reset 1, reimage and full decommission 2, onboarding acceptance 3),
+	// and the bound of each level in seconds, keyed "1".."4".
+	DCGMOff             bool           `json:"dcgm_off,omitempty"`
+	DCGMLevelSoftReset  int            `json:"dcgm_level_soft_reset,omitempty"`
+	DCGMLevelReimage    int            `json:"dcgm_level_reimage,omitempty"`
+	DCGMLevelOnboarding int            `json:"dcgm_level_onboarding,omitempty"`
+	DCGMTimeoutSeconds  map[string]int `json:"dcgm_timeout_seconds,omitempty"`
+	CreatedAt           time.Time      `json:"created_at"`
+	UpdatedAt           time.Time      `json:"updated_at"`
 }
 
 // DefaultSitePolicy returns the seed's defaults: the one place they live.
@@ -113,6 +122,9 @@ func (p SitePolicy) Validate() error {
 		if b.v < b.min || b.v > b.max {
 			return Invalid(op, b.field, "%s %d is outside %d-%d", b.field, b.v, b.min, b.max)
 		}
+	}
+	if err := p.validateDCGM(op); err != nil {
+		return err
 	}
 	if p.EnrollmentTokenTTLSeconds < p.DeployTimeoutSeconds {
 		return Invalid(op, "enrollment_token_ttl_seconds", "enrollment_token_ttl_seconds (%d) must exceed deploy_timeout_seconds (%d): the token must outlive deploy and first boot", p.EnrollmentTokenTTLSeconds, p.DeployTimeoutSeconds)

@@ -63,6 +63,14 @@ func stageIndex(def *runner.Def, s lifecycle.Stage) int {
 	panic("workflow: onboarding has no stage " + string(s))
 }
 
+// withDCGM gives a validation stage the bound of its DCGM diagnostic on
+// top of the agent task's.
+func withDCGM(s runner.StageDef) runner.StageDef {
+	base := s.Timeout
+	s.Timeout = func(p lifecycle.SitePolicy) time.Duration { return base(p) + p.DCGMExtra() }
+	return s
+}
+
 // decomStages are the decommission's own stages, with their failure
 // classes and the policy timeouts of their waits.
 func (d Deps) decomStages() map[lifecycle.Stage]runner.StageDef {
@@ -85,7 +93,7 @@ func (d Deps) decomStages() map[lifecycle.Stage]runner.StageDef {
 		agent(lifecycle.StageDrainNode, d.drainNode),
 		agent(lifecycle.StageCleanupStorage, d.cleanupStorage),
 		agent(lifecycle.StageScrubGPU, d.scrubGPU),
-		agent(lifecycle.StageValidateCleanNode, d.validateCleanNode),
+		withDCGM(agent(lifecycle.StageValidateCleanNode, d.validateCleanNode)),
 		{Stage: lifecycle.StageReleaseMaasNode, Run: d.releaseMaasNode, Class: lifecycle.FailStateAmbiguity,
 			Timeout: bound("release_timeout"), TimeoutClass: lifecycle.FailStateAmbiguity},
 		{Stage: lifecycle.StagePowerOffMaasNode, Run: d.powerOffMaasNode, Class: lifecycle.FailBMCPower,

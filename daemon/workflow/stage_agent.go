@@ -44,7 +44,14 @@ func (d Deps) agentTask(ctx context.Context, c *runner.Context, typ lifecycle.Ta
 
 // taskDeadline is when the stage attempt stops waiting for the agent:
 // its start plus the site policy's agent_task_timeout.
-func taskDeadline(c *runner.Context) time.Time { return stageDeadline(c, "agent_task_timeout") }
+// A validation also has the bound of its DCGM diagnostic.
+func taskDeadline(c *runner.Context) time.Time {
+	t := stageDeadline(c, "agent_task_timeout")
+	if c.Run.CurrentStage == lifecycle.StageValidateCleanNode {
+		t = t.Add(c.Policy.DCGMExtra())
+	}
+	return t
+}
 
 // awaitTask parks on the node until the task's result arrives (the agent
 // API's result hook wakes NodeKey), or fails the stage with an

@@ -37,7 +37,8 @@ func (d Deps) scrubGPU(ctx context.Context, c *runner.Context) (runner.Outcome, 
 // validateCleanNode proves the node clean through the agent
 // (node.validate_clean); a failed validation quarantines it.
 func (d Deps) validateCleanNode(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	return d.cleanCheck(ctx, c, lifecycle.TaskValidateClean, wire.ValidateCleanPayload{}, "node validated clean")
+	p := wire.ValidateCleanPayload{DCGM: c.Policy.DCGMFor(c.Run.Mode, d.scrubHistory(ctx, c))}
+	return d.cleanCheck(ctx, c, lifecycle.TaskValidateClean, p, "node validated clean")
 }
 
 // cleanCheck runs a task whose failure means residue the node may not be

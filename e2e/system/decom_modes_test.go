@@ -49,6 +49,11 @@ func TestDecomSoftResetEndsClean(t *testing.T) {
 		}
 	}
 	decomCheckGPUEvidence(t, v, 8, in)
+	// A clean soft reset passes DCGM level 1, its result per GPU kept.
+	if val, _ := v.task(lifecycle.TaskValidateClean); val.Evidence == nil || val.Evidence.Diag == nil || val.Evidence.Diag.State != "ran" ||
+		val.Evidence.Diag.Level != 1 || !val.Evidence.Diag.Passed || len(val.Evidence.Diag.Tests) != 1 || len(val.Evidence.Diag.Tests[0].Results) != 8 {
+		t.Errorf("validation diag: %+v; want DCGM level 1 run and passed on 8 GPUs", val.Evidence)
+	}
 	if eff := w.sim.decomEffectsSince(mark, host); len(eff) != 0 {
 		t.Errorf("a soft reset touched the machine in MAAS: %v", eff)
 	}

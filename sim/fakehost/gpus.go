@@ -55,6 +55,13 @@ func (g GPUs) install(root string) error {
 		s.AMD = &fakesmi.AMDState{Version: "25.1.0"}
 	} else {
 		s.NVIDIA = &fakesmi.NVIDIAState{Driver: "570.133.20"}
+		s.DCGM = &fakesmi.DCGMState{Version: "4.6.0"}
+		if err := os.MkdirAll(filepath.Join(root, "var/log"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(root, "var/log/kern.log"), nil, 0o644); err != nil {
+			return err
+		}
 	}
 	for i := range g.Count {
 		bus := 0x18 + 0x0d*i // distinct buses, all below 0x100

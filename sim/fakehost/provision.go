@@ -107,7 +107,7 @@ func linkTools(root, dir, vendor string) error {
 	}
 	switch vendor {
 	case VendorNVIDIA:
-		links["nvidia-smi"] = "fakegpu"
+		links["nvidia-smi"], links["dcgmi"] = "fakegpu", "fakegpu"
 	case VendorAMD:
 		links["amd-smi"] = "fakegpu"
 	}

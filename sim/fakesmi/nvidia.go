@@ -11,6 +11,7 @@ import (
 // field is not documented, 2 (invalid argument) is used.
 const (
 	exitInvalid  = 2
+	exitNotFound = 6
 	exitInternal = 255
 )
 
@@ -27,6 +28,12 @@ func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	sel := n.selected(a.ids)
 	code := 0
 	switch {
+	case a.has("--help-query-gpu"):
+		code = n.helpQueryGPU(stdout)
+	case len(args) > 0 && args[0] == "mig":
+		code = n.mig(a, sel, stdout)
+	case a.val("-mig") != "":
+		code = n.migMode(a, sel, stdout)
 	case a.query != "":
 		code = n.queryGPUs(a, sel, stdout, stderr)
 	case a.apps != "":
@@ -100,7 +107,9 @@ func (n *NVIDIAState) reset(sel []*NVIDIAGPU, stdout io.Writer) int {
 	}
 	for _, g := range sel {
 		g.LeakedMiB, g.RemapPending, g.MIGCurrent, g.Resets = 0, noIfSet(g.RemapPending), g.MIGPending, g.Resets+1
-		fmt.Fprintf(stdout, "GPU %s was successfully reset.\n", g.BusID)
+		if !g.ResetSilent {
+			fmt.Fprintf(stdout, "GPU %s was successfully reset.\n", g.BusID)
+		}
 	}
 	fmt.Fprintln(stdout, "All done.")
 	return 0

@@ -3,6 +3,7 @@ package fakesmi
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -55,7 +56,25 @@ func (n *NVIDIAState) field(g *NVIDIAGPU, f string) (val, unit string, ok bool) 
 	case "fabric.status":
 		return na(g.FabricStatus), "", true
 	case "gpu_recovery_action":
-		return na(g.Recovery), "", true
+		return na(g.Recovery), "", !slices.Contains(n.Unsupported, f)
+	case "retired_pages.single_bit_ecc.count", "retired_pages.double_bit.count":
+		return "[N/A]", "", true // Hopper: page retirement is not supported
+	case "pcie.link.width.current":
+		if g.PCIeWidth > 0 {
+			return fmt.Sprint(g.PCIeWidth), "", true
+		}
+		return "16", "", true
+	case "pcie.link.width.max":
+		return "16", "", true
+	case "clocks_event_reasons.active":
+		if g.ClockEvents != "" {
+			return g.ClockEvents, "", true
+		}
+		return "0x0000000000000001", "", true // GPU idle
+	case "remapped_rows.correctable":
+		return n.remap(g, fmt.Sprint(g.RemappedCorrectable)), "", true
+	case "remapped_rows.uncorrectable":
+		return n.remap(g, fmt.Sprint(g.RemappedUncorr)), "", true
 	case "clocks.applications.graphics", "clocks.applications.memory":
 		return "[Requested functionality has been deprecated]", "", true
 	}

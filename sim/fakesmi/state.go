@@ -23,6 +23,7 @@ const StatePath = "/var/lib/fakegpu/state.json"
 type State struct {
 	NVIDIA *NVIDIAState `json:"nvidia,omitempty"`
 	AMD    *AMDState    `json:"amd,omitempty"`
+	DCGM   *DCGMState   `json:"dcgm,omitempty"`
 }
 
 // NVIDIAState is the host's NVIDIA GPUs and compute processes.
@@ -30,6 +31,10 @@ type NVIDIAState struct {
 	Driver    string       `json:"driver"`
 	GPUs      []NVIDIAGPU  `json:"gpus"`
 	Processes []GPUProcess `json:"processes,omitempty"`
+	// Unsupported are --query-gpu fields this driver branch does not
+	// offer (R535: gpu_recovery_action): absent from --help-query-gpu,
+	// and a query naming one fails.
+	Unsupported []string `json:"unsupported_fields,omitempty"`
 }
 
 // NVIDIAGPU is one simulated NVIDIA GPU. Empty strings print as [N/A].
@@ -54,6 +59,18 @@ type NVIDIAGPU struct {
 	Recovery       string `json:"recovery_action"`
 	RefuseReset    bool   `json:"refuse_reset,omitempty"`
 	Resets         int    `json:"resets,omitempty"`
+	// ResetSilent: -r resets the GPU but does not name it (a fault).
+	ResetSilent bool `json:"reset_silent,omitempty"`
+	// MIG instances; mig -dci / -dgi destroy them.
+	MIGComputeInstances int `json:"mig_compute_instances,omitempty"`
+	MIGGPUInstances     int `json:"mig_gpu_instances,omitempty"`
+	// Lifetime remapped-row counts (Hopper has no page retirement).
+	RemappedCorrectable int64 `json:"remapped_correctable,omitempty"`
+	RemappedUncorr      int64 `json:"remapped_uncorrectable,omitempty"`
+	// PCIeWidth narrows the link (0: x16, the maximum); ClockEvents is
+	// the active clock event bitmask (empty: idle).
+	PCIeWidth   int    `json:"pcie_width,omitempty"`
+	ClockEvents string `json:"clock_events,omitempty"`
 }
 
 // GPUProcess is a compute process; GPU is a UUID (NVIDIA) or index (AMD).

@@ -6,6 +6,7 @@
 //
 //	gpuaas-node-agent [--config PATH] [--root DIR] [--state-dir DIR] [--log-level LEVEL]
 //	gpuaas-node-agent --version
+//	gpuaas-node-agent check [--validate] [--diag-level N] [--scrub [--kill-processes]] [--root DIR] [--config PATH]
 package main
 
 import (
@@ -82,6 +83,9 @@ func main() {
 type usageError struct{ error }
 
 func run(args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "check" {
+		return runCheck(args[1:], stdout)
+	}
 	f, err := parseFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return err

@@ -33,6 +33,20 @@ type Vendor interface {
 	MemoryUsedMaxMiB() int64
 }
 
+// Noter is a Vendor that has evidence lines of its own about the tool,
+// e.g. which query fields the driver does not offer.
+type Noter interface {
+	Notes(ctx context.Context) []wire.Check
+}
+
+// MIGTearer is a Vendor with partitioned GPUs: TeardownMIG destroys a
+// GPU's compute and GPU instances and sets the MIG mode the site
+// configures (disabled by default), one check per step. The new mode
+// takes effect at the reset that follows.
+type MIGTearer interface {
+	TeardownMIG(ctx context.Context, d Device, layout string) []wire.Check
+}
+
 // absent reports whether a tool printed "no value" rather than a value.
 func absent(s string) bool {
 	s = strings.TrimSpace(s)

@@ -40,12 +40,38 @@ func (n NVIDIA) Version(ctx context.Context) (wire.ToolVersion, error) {
 	return wire.ToolVersion{Name: smi, Version: "driver " + driver}, err
 }
 
+// fields asks the driver which of NVIDIAFields it offers.
+func (n NVIDIA) fields(ctx context.Context) (query, missing []string, err error) {
+	out, err := n.Exec.Exec(ctx, smi, "--help-query-gpu")
+	if err != nil {
+		return nil, nil, fmt.Errorf("nvidia-smi --help-query-gpu: %w", err)
+	}
+	return SupportedNVIDIAFields(ParseNVIDIAHelpQuery(string(out)))
+}
+
 func (n NVIDIA) query(ctx context.Context) ([]Device, string, error) {
-	out, err := n.Exec.Exec(ctx, smi, "--query-gpu="+strings.Join(NVIDIAFields, ","), "--format=csv,noheader,nounits")
+	fields, _, err := n.fields(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	out, err := n.Exec.Exec(ctx, smi, "--query-gpu="+strings.Join(fields, ","), "--format=csv,noheader,nounits")
 	if err != nil {
 		return nil, "", fmt.Errorf("nvidia-smi query: %w", err)
 	}
-	return ParseNVIDIAGPUs(string(out))
+	return ParseNVIDIAGPUs(string(out), fields)
+}
+
+// Notes implements Noter: the fields this driver does not offer, and the
+// rule they are judged under.
+func (n NVIDIA) Notes(ctx context.Context) []wire.Check {
+	_, missing, err := n.fields(ctx)
+	switch {
+	case err != nil:
+		return []wire.Check{{Name: "gpu_fields:nvidia", Reason: err.Error()}}
+	case len(missing) == 0:
+		return []wire.Check{{Name: "gpu_fields:nvidia", Passed: true, Reason: "the driver offers every field queried"}}
+	}
+	return []wire.Check{{Name: "gpu_fields:nvidia", Passed: true, Items: missing, Reason: absentFieldRule}}
 }
 
 // Inventory implements Vendor.
@@ -117,6 +143,8 @@ func (n NVIDIA) Reset(ctx context.Context, devs []Device) map[string]error {
 		case ok[key]:
 		case err != nil:
 			errs[d.ID.UUID] = fmt.Errorf("no success reported: %w", err)
+		default:
+			errs[d.ID.UUID] = errors.New("no success reported: nvidia-smi exited 0 without naming this GPU as reset")
 		}
 	}
 	n.awaitFabric(ctx, devs)

@@ -16,41 +16,59 @@ var NVIDIAFields = []string{
 	"ecc.errors.uncorrected.volatile.total", "ecc.errors.uncorrected.aggregate.total",
 	"retired_pages.pending", "remapped_rows.pending", "remapped_rows.failure",
 	"fabric.state", "fabric.status", "gpu_recovery_action",
+	"retired_pages.single_bit_ecc.count", "retired_pages.double_bit.count",
+	"remapped_rows.correctable", "remapped_rows.uncorrectable",
+	"pcie.link.width.current", "pcie.link.width.max", "clocks_event_reasons.active",
 }
 
 // NVIDIAAppFields is the --query-compute-apps field list; process_name is
 // last so that a name containing ", " is rebuilt from the remaining cells.
 var NVIDIAAppFields = []string{"gpu_uuid", "pid", "used_gpu_memory", "process_name"}
 
-// ParseNVIDIAGPUs parses --query-gpu=NVIDIAFields --format=csv,noheader,nounits.
-// It returns the devices and the driver version.
-func ParseNVIDIAGPUs(out string) ([]Device, string, error) {
+// ParseNVIDIAGPUs parses --query-gpu=<fields> --format=csv,noheader,nounits,
+// fields being the list that was asked for (a subset of NVIDIAFields); a
+// field not asked for reads as unknown. It returns the devices and the
+// driver version.
+func ParseNVIDIAGPUs(out string, fields []string) ([]Device, string, error) {
 	var devs []Device
 	driver := ""
 	for n, line := range lines(out) {
-		c := strings.Split(line, ", ")
-		if len(c) != len(NVIDIAFields) {
-			return nil, "", fmt.Errorf("nvidia-smi: line %d has %d fields, want %d", n+1, len(c), len(NVIDIAFields))
+		cells := strings.Split(line, ", ")
+		if len(cells) != len(fields) {
+			return nil, "", fmt.Errorf("nvidia-smi: line %d has %d fields, want %d", n+1, len(cells), len(fields))
 		}
-		idx, err := strconv.Atoi(strings.TrimSpace(c[0]))
-		if err != nil || absent(c[1]) {
+		c := map[string]string{}
+		for i, f := range fields {
+			c[f] = cells[i]
+		}
+		idx, err := strconv.Atoi(strings.TrimSpace(c["index"]))
+		if err != nil || absent(c["uuid"]) {
 			return nil, "", fmt.Errorf("nvidia-smi: line %d: no index or UUID", n+1)
 		}
-		driver = text(c[5])
+		driver = text(c["driver_version"])
 		devs = append(devs, Device{
-			ID: wire.GPUEvidence{Vendor: wire.VendorNVIDIA, Index: idx, UUID: text(c[1]), Serial: text(c[2]),
-				BusID: text(c[3]), Model: text(c[4])},
-			State: wire.GPUState{
-				MemoryTotalMiB: integer(c[6]), MemoryUsedMiB: integer(c[7]),
-				PersistenceMode: text(c[8]), ComputeMode: text(c[9]), MIGCurrent: text(c[10]), MIGPending: text(c[11]),
-				ECCUncorrectedVolatile: integer(c[12]), ECCUncorrectedAggregate: integer(c[13]),
-				RetirementPending: yesNo(c[14]), RemapPending: yesNo(c[15]), RemapFailure: yesNo(c[16]),
-				FabricState: text(c[17]), FabricStatus: text(c[18]), RecoveryAction: text(c[19]),
-				ComputeProcesses: []wire.GPUProcess{},
-			},
+			ID: wire.GPUEvidence{Vendor: wire.VendorNVIDIA, Index: idx, UUID: text(c["uuid"]), Serial: text(c["serial"]),
+				BusID: text(c["pci.bus_id"]), Model: text(c["name"])},
+			State: nvidiaState(c),
 		})
 	}
 	return devs, driver, nil
+}
+
+func nvidiaState(c map[string]string) wire.GPUState {
+	return wire.GPUState{
+		MemoryTotalMiB: integer(c["memory.total"]), MemoryUsedMiB: integer(c["memory.used"]),
+		PersistenceMode: text(c["persistence_mode"]), ComputeMode: text(c["compute_mode"]),
+		MIGCurrent: text(c["mig.mode.current"]), MIGPending: text(c["mig.mode.pending"]),
+		ECCUncorrectedVolatile: integer(c["ecc.errors.uncorrected.volatile.total"]), ECCUncorrectedAggregate: integer(c["ecc.errors.uncorrected.aggregate.total"]),
+		RetirementPending: yesNo(c["retired_pages.pending"]), RemapPending: yesNo(c["remapped_rows.pending"]), RemapFailure: yesNo(c["remapped_rows.failure"]),
+		FabricState: text(c["fabric.state"]), FabricStatus: text(c["fabric.status"]), RecoveryAction: text(c["gpu_recovery_action"]),
+		RetiredPagesSingleBit: integer(c["retired_pages.single_bit_ecc.count"]), RetiredPagesDoubleBit: integer(c["retired_pages.double_bit.count"]),
+		RemappedRowsCorrectable: integer(c["remapped_rows.correctable"]), RemappedRowsUncorrectable: integer(c["remapped_rows.uncorrectable"]),
+		PCIeWidthCurrent: integer(c["pcie.link.width.current"]), PCIeWidthMax: integer(c["pcie.link.width.max"]),
+		ClockEventReasons: text(c["clocks_event_reasons.active"]),
+		ComputeProcesses:  []wire.GPUProcess{},
+	}
 }
 
 // NVIDIAApp is one --query-compute-apps row.

@@ -21,7 +21,7 @@ func read(t *testing.T, name string) string {
 }
 
 func TestParseNVIDIAGPUsClean(t *testing.T) {
-	devs, driver, err := ParseNVIDIAGPUs(read(t, "nvidia-query-clean.csv"))
+	devs, driver, err := ParseNVIDIAGPUs(read(t, "nvidia-query-clean.csv"), recorded)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestParseNVIDIAGPUsClean(t *testing.T) {
 }
 
 func TestJudgeFlagsDirtyAndUnknownValues(t *testing.T) {
-	devs, _, err := ParseNVIDIAGPUs(read(t, "nvidia-query-dirty.csv"))
+	devs, _, err := ParseNVIDIAGPUs(read(t, "nvidia-query-dirty.csv"), recorded)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestJudgeFlagsDirtyAndUnknownValues(t *testing.T) {
 func TestParseNVIDIAGPUsRejectsAShiftedRow(t *testing.T) {
 	// A field renamed or dropped between drivers shifts every cell: refuse
 	// rather than read memory.used from the wrong column.
-	if _, _, err := ParseNVIDIAGPUs("0, GPU-x, 1, 00000000:18:00.0, H100, 590.48.01, 81559, 0\n"); err == nil {
+	if _, _, err := ParseNVIDIAGPUs("0, GPU-x, 1, 00000000:18:00.0, H100, 590.48.01, 81559, 0\n", recorded); err == nil {
 		t.Error("a row with too few fields was accepted")
 	}
 }
@@ -172,3 +172,6 @@ func TestAMDParsers(t *testing.T) {
 		t.Errorf("reset results = %v", res)
 	}
 }
+
+// recorded is the field list the testdata CSVs were captured with.
+var recorded = NVIDIAFields[:20]

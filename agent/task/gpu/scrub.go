@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/task/reap"
@@ -22,6 +23,12 @@ type Report struct {
 type Options struct {
 	KillProcesses    bool
 	MemoryUsedMaxMiB int64 // 0: the vendor's default
+	// MIGLayout is the site's MIG layout: "" or "none" (MIG disabled) is
+	// the only layout the scrub restores today.
+	MIGLayout string
+	// TenancySince is when the allocation began: the kernel log is read
+	// from then on (zero: this boot).
+	TenancySince time.Time
 }
 
 // Scrub scrubs every vendor's GPUs: processes, reset, settings, read-back.
@@ -33,7 +40,13 @@ func Scrub(ctx context.Context, env task.Env, vendors []Vendor, o Options) Repor
 		if !ok || len(devs) == 0 {
 			continue
 		}
-		r.GPUs = append(r.GPUs, scrubVendor(ctx, env, v, devs, o)...)
+		var xids []XidEvent
+		if v.Name() == wire.VendorNVIDIA {
+			var c wire.Check
+			xids, c = readXids(ctx, env, o.TenancySince)
+			r.Checks = append(r.Checks, c)
+		}
+		r.GPUs = append(r.GPUs, scrubVendor(ctx, env, v, devs, xids, o)...)
 	}
 	return r
 }
@@ -64,16 +77,24 @@ func (r *Report) open(ctx context.Context, v Vendor, onBus int) ([]Device, bool)
 		c.Passed = false
 	}
 	r.Checks = append(r.Checks, c)
+	if nv, ok := v.(Noter); ok {
+		r.Checks = append(r.Checks, nv.Notes(ctx)...)
+	}
 	return devs, true
 }
 
-func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, o Options) []wire.GPUEvidence {
+func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, xids []XidEvent, o Options) []wire.GPUEvidence {
 	steps := map[string][]wire.Check{}
 	busy := false
 	for _, d := range before {
 		c := processes(ctx, env, d, o.KillProcesses)
-		steps[d.ID.UUID] = append(steps[d.ID.UUID], c)
+		steps[d.ID.UUID] = append(steps[d.ID.UUID], historyCheck(d.State, xidsOn(xids, d.ID.BusID)), c)
 		busy = busy || !c.Passed
+	}
+	if mt, ok := v.(MIGTearer); ok && !busy {
+		for _, d := range before {
+			steps[d.ID.UUID] = append(steps[d.ID.UUID], mt.TeardownMIG(ctx, d, o.MIGLayout)...)
+		}
 	}
 	resetErrs := map[string]error{}
 	if !busy {
@@ -174,6 +195,9 @@ func Validate(ctx context.Context, env task.Env, vendors []Vendor, o Options) Re
 			ev := d.ID
 			ev.After = &d.State
 			why := Judge(d.State, limit(v, o))
+			if a := d.State.ECCUncorrectedAggregate; a != nil && *a > 0 {
+				why = append(why, fmt.Sprintf("%d uncorrectable ECC error(s) over the GPU's life (aggregate)", *a))
+			}
 			ev.Passed, ev.Reason = len(why) == 0, strings.Join(why, "; ")
 			r.GPUs = append(r.GPUs, ev)
 		}

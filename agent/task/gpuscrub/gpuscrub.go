@@ -1,6 +1,8 @@
 // Package gpuscrub is the node.gpu_scrub task: for each GPU vendor on the
-// node (agent/task/gpu), check that no compute process is left (SIGKILL
-// them when the payload allows, else fail), reset the GPUs with the
+// node (agent/task/gpu), judge the tenancy's ECC and remap history on the
+// reading taken before anything is cleared, check that no compute process
+// is left (SIGKILL them when the payload allows, else fail), tear MIG down
+// to the site's layout, reset the GPUs with the
 // vendor's preconditions, reset clocks and compute mode, clear volatile
 // ECC counters, and read every GPU back. Its evidence records each GPU's
 // identity, its state before and after, every step and the verdict.
@@ -40,7 +42,11 @@ func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Re
 	if h.Vendors != nil {
 		vendors = h.Vendors
 	}
-	r := gpu.Scrub(ctx, env, vendors(env), gpu.Options{KillProcesses: p.KillProcesses, MemoryUsedMaxMiB: p.MemoryUsedMaxMiB})
+	o := gpu.Options{KillProcesses: p.KillProcesses, MemoryUsedMaxMiB: p.MemoryUsedMaxMiB}
+	if p.TenancySince != nil {
+		o.TenancySince = *p.TenancySince
+	}
+	r := gpu.Scrub(ctx, env, vendors(env), o)
 	ev := &wire.Evidence{Task: wire.TypeGPUScrub, CollectedAt: env.Now().UTC(), Checks: r.Checks, GPUs: r.GPUs, Tools: r.Tools}
 	return task.Finish(ev, fmt.Sprintf("%d GPU(s) scrubbed", len(r.GPUs)))
 }

@@ -40,6 +40,7 @@ func nvidiaHost(t *testing.T, n int) (*tasktest.Host, *fakesmi.State) {
 			RemapPending: "No", RemapFailure: "No", FabricState: "Completed", FabricStatus: "Success", Recovery: "None"})
 	}
 	withFake(h, "nvidia-smi")
+	h.Write("/var/log/kern.log", "")
 	return h, s
 }
 

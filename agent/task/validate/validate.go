@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/task/gpu"
@@ -22,6 +23,10 @@ func init() { task.Register(wire.TypeValidateClean, Handler{}) }
 type Handler struct {
 	Vendors func(task.Env) []gpu.Vendor
 }
+
+// Timeout implements task.Timeouter: a DCGM level 4 diagnostic may take
+// its default bound of three hours.
+func (Handler) Timeout() time.Duration { return gpu.DiagTimeouts[4] + 10*time.Minute }
 
 // Run implements task.Handler.
 func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Result, error) {
@@ -48,6 +53,9 @@ func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Re
 	}
 	r := gpu.Validate(ctx, env, vendors(env), gpu.Options{MemoryUsedMaxMiB: p.MemoryUsedMaxMiB})
 	ev.Checks, ev.GPUs, ev.Tools = append(ev.Checks, r.Checks...), r.GPUs, r.Tools
+	var diag wire.Check
+	ev.Diag, diag = gpu.Diag(ctx, env.Exec, env.Now, p.DCGM, r.Count(wire.VendorNVIDIA), r.History())
+	ev.Checks = append(ev.Checks, diag)
 	return task.Finish(ev, "node is clean")
 }
 

@@ -1,7 +1,6 @@
 package validate_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gpuaas/maas-sidecar/agent/hostexec/fakeexec"
 	"github.com/gpuaas/maas-sidecar/agent/task/tasktest"
 	"github.com/gpuaas/maas-sidecar/agent/task/validate"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
@@ -40,13 +38,7 @@ func host(t *testing.T) *tasktest.Host {
 	if err := fakesmi.Save(string(h.Root), s); err != nil {
 		t.Fatal(err)
 	}
-	h.Exec.Set("nvidia-smi", func(args []string) ([]byte, error) {
-		var out, errb bytes.Buffer
-		if code := fakesmi.Main(string(h.Root), "nvidia-smi", args, &out, &errb); code != 0 {
-			return out.Bytes(), fakeexec.Exit("nvidia-smi", code, errb.String())
-		}
-		return out.Bytes(), nil
-	})
+	fakeTool(h, "nvidia-smi")
 	return h
 }
 
@@ -88,7 +80,7 @@ func TestCleanNodePasses(t *testing.T) {
 		t.Errorf("GPU evidence = %+v", ev.GPUs)
 	}
 	for _, c := range h.Exec.Calls() {
-		if !strings.Contains(c, "--query-") && c != "amd-smi version" {
+		if !strings.Contains(c, "--query-") && !strings.Contains(c, "--help-query-") && c != "amd-smi version" {
 			t.Errorf("validation ran a command that is not a query: %s", c)
 		}
 	}
