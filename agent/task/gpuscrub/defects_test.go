@@ -191,3 +191,31 @@ func TestScrubListsANarrowedLinkAndThrottling(t *testing.T) {
 		t.Errorf("GPU 0 (x16, idle) tenancy_history = %+v", c)
 	}
 }
+
+// A driver before R535 names the clock event reasons
+// clocks_throttle_reasons.active only: the scrub asks for that name, so
+// the throttling reading is not lost, and the evidence says so. Fails on
+// the old code: the field was left out as missing and the slowdown went
+// unseen.
+func TestScrubReadsAFieldUnderTheDriversOlderName(t *testing.T) {
+	h, s := nvidiaHost(t, 2)
+	s.NVIDIA.Driver = "525.147.05"
+	s.NVIDIA.Unsupported = []string{"gpu_recovery_action", "clocks_event_reasons.active"}
+	s.NVIDIA.GPUs[1].ClockEvents = "0x0000000000000008"
+	ev, err := scrub(t, h, s)
+	if err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	c := check(ev, "gpu_fields:nvidia")
+	want := []string{"gpu_recovery_action", "clocks_event_reasons.active read as clocks_throttle_reasons.active"}
+	if c == nil || !c.Passed || !slices.Equal(c.Items, want) {
+		t.Errorf("gpu_fields check = %+v", c)
+	}
+	if got := ev.GPUs[1].Before.ClockEventReasons; got != "0x0000000000000008" {
+		t.Errorf("clock event reasons before = %q", got)
+	}
+	hc := step(ev.GPUs[1], "tenancy_history")
+	if hc == nil || !slices.Contains(hc.Items, "hardware clock slowdown active (clock event reasons 0x0000000000000008)") {
+		t.Errorf("GPU 1 tenancy_history = %+v", hc)
+	}
+}
