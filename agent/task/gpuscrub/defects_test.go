@@ -219,3 +219,24 @@ func TestScrubReadsAFieldUnderTheDriversOlderName(t *testing.T) {
 		t.Errorf("GPU 1 tenancy_history = %+v", hc)
 	}
 }
+
+// doc.go says there is no rocm-smi fallback: a host with AMD GPUs on the
+// PCI bus, rocm-smi installed and no amd-smi fails with amd-smi named,
+// and rocm-smi is never run (its output would be judged by nothing).
+func TestAMDWithoutAMDSMIFailsAndRocmSMIIsNotUsed(t *testing.T) {
+	h := tasktest.New(t)
+	h.Write("/sys/bus/pci/devices/0000:0c:00.0/vendor", "0x1002\n")
+	h.Write("/sys/bus/pci/devices/0000:0c:00.0/class", "0x038000\n")
+	h.Exec.Set("rocm-smi", func([]string) ([]byte, error) { return []byte("{}"), nil })
+	res, err := gpuscrub.Handler{}.Run(context.Background(), h.Env(), nil)
+	if err == nil || res.Evidence == nil || res.Evidence.Passed {
+		t.Fatalf("Run = %v, %+v; want a failure", err, res.Evidence)
+	}
+	c := check(res.Evidence, "gpu_tool:amd")
+	if c == nil || c.Passed || !strings.Contains(c.Reason, "amd GPUs on the PCI bus: 1") || !strings.Contains(c.Reason, "amd-smi") {
+		t.Errorf("gpu_tool:amd = %+v", c)
+	}
+	if calls := h.Exec.CallsOf("rocm-smi"); len(calls) != 0 {
+		t.Errorf("rocm-smi ran: %v", calls)
+	}
+}
