@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/pgtest"
 )
 
 // An out-of-band release is found through LISTEN alone: webhooks off, the
@@ -46,11 +49,19 @@ func TestListenSurvivesADatabaseRestart(t *testing.T) {
 	b, sidB := s.activeNode("gpu-r2")
 	s.awaitSource("listen")
 	s.caughtUpAfterConnect(1)
+	deployed := mirroredStatus(t, pg, sidA)
 	must(t, pg.Stop())
 	s.eventually(5*time.Second, "listener down", func() bool { return s.metric("maas_sidecar_feed_listener_up", "site", siteID) == 0 })
 	must(t, s.sim.ReleaseOutOfBand(context.Background(), sidA))
 	must(t, pg.Start())
 	s.waitState(a, lifecycle.NodeQuarantined, 10*time.Second)
+	// The catch-up reads the simulator, not the database: wait until the
+	// mirror is back too (its silent resync wrote the release), or B's
+	// release could be folded into that resync and notified to nobody.
+	s.eventually(10*time.Second, "mirror back", func() bool {
+		st := mirroredStatus(t, pg, sidA)
+		return st != deployed && st != -1
+	})
 	if got := s.metric("maas_sidecar_feed_listener_reconnects_total", "site", siteID); got != 1 {
 		t.Fatalf("reconnects %v, want 1", got)
 	}
@@ -68,4 +79,22 @@ func TestListenSurvivesADatabaseRestart(t *testing.T) {
 			t.Fatalf("%s audit %s, want one quarantine", id, got)
 		}
 	}
+}
+
+// mirroredStatus is the status the simulator's mirror last wrote for
+// system id sid (-1 when the row or the database is not there).
+func mirroredStatus(t *testing.T, pg *pgtest.Server, sid string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, pg.SuperDSN("maasdb"))
+	if err != nil {
+		return -1
+	}
+	defer conn.Close(ctx)
+	status := -1
+	if err := conn.QueryRow(ctx, "SELECT status FROM maasserver_node WHERE system_id = $1", sid).Scan(&status); err != nil {
+		return -1
+	}
+	return status
 }

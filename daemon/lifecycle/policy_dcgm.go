@@ -3,9 +3,16 @@ package lifecycle
 import (
 	"strconv"
 	"time"
-
-	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
+
+// DCGMChoice is the DCGM diagnostic the site's policy asks of a
+// node.validate_clean (the workflow puts it in the task's payload).
+type DCGMChoice struct {
+	Off            bool
+	Level          int
+	Escalate       bool
+	TimeoutSeconds map[string]int
+}
 
 // DCGM diagnostic levels by default (AWS PCS's QUICK, MEDIUM and LONG).
 const (
@@ -20,9 +27,9 @@ const DCGMOnboarding DecommissionMode = "onboarding"
 // DCGMFor is the diagnostic node.validate_clean runs after a turnover of
 // mode: reimage and full decommission take the reimage level, the
 // onboarding acceptance its own, every other mode the soft reset level.
-func (p SitePolicy) DCGMFor(mode DecommissionMode, escalate bool) *wire.DCGMPolicy {
+func (p SitePolicy) DCGMFor(mode DecommissionMode, escalate bool) DCGMChoice {
 	if p.DCGMOff {
-		return &wire.DCGMPolicy{Off: true}
+		return DCGMChoice{Off: true}
 	}
 	level := orDefault(p.DCGMLevelSoftReset, defaultDCGMSoftReset)
 	switch mode {
@@ -31,7 +38,7 @@ func (p SitePolicy) DCGMFor(mode DecommissionMode, escalate bool) *wire.DCGMPoli
 	case DCGMOnboarding:
 		level = orDefault(p.DCGMLevelOnboarding, defaultDCGMOnboarding)
 	}
-	return &wire.DCGMPolicy{Level: level, Escalate: escalate, TimeoutSeconds: p.dcgmBounds()}
+	return DCGMChoice{Level: level, Escalate: escalate, TimeoutSeconds: p.dcgmBounds()}
 }
 
 // defaultDCGMBounds are the seconds each level may run (level 1 takes

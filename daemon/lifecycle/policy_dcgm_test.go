@@ -5,15 +5,13 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
 
 func TestDCGMLevelPerModeAndPolicy(t *testing.T) {
 	p := DefaultSitePolicy("s")
 	bounds := map[string]int{"1": 300, "2": 600, "3": 2400, "4": 10800}
 	for mode, want := range map[DecommissionMode]int{ModeSoftReset: 1, ModeReimage: 2, ModeFullDecommission: 2, DCGMOnboarding: 3} {
-		if diff := cmp.Diff(&wire.DCGMPolicy{Level: want, TimeoutSeconds: bounds}, p.DCGMFor(mode, false)); diff != "" {
+		if diff := cmp.Diff(DCGMChoice{Level: want, TimeoutSeconds: bounds}, p.DCGMFor(mode, false)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", mode, diff)
 		}
 	}

@@ -37,7 +37,8 @@ func (d Deps) scrubGPU(ctx context.Context, c *runner.Context) (runner.Outcome, 
 // validateCleanNode proves the node clean through the agent
 // (node.validate_clean); a failed validation quarantines it.
 func (d Deps) validateCleanNode(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	p := wire.ValidateCleanPayload{DCGM: c.Policy.DCGMFor(c.Run.Mode, d.scrubHistory(ctx, c))}
+	dc := c.Policy.DCGMFor(c.Run.Mode, d.scrubHistory(ctx, c))
+	p := wire.ValidateCleanPayload{DCGM: &wire.DCGMPolicy{Off: dc.Off, Level: dc.Level, Escalate: dc.Escalate, TimeoutSeconds: dc.TimeoutSeconds}}
 	return d.cleanCheck(ctx, c, lifecycle.TaskValidateClean, p, "node validated clean")
 }
 
