@@ -21,21 +21,25 @@ var helpFields = [][]string{
 	{"clocks.applications.graphics"}, {"clocks.applications.memory"},
 }
 
-// helpQueryGPU prints the fields this driver offers (all but Unsupported).
+// helpQueryGPU prints the fields this driver offers (all but Unsupported;
+// a field of which only an older name is offered is listed under that name).
 func (n *NVIDIAState) helpQueryGPU(stdout io.Writer) int {
 	fmt.Fprintln(stdout, "List of valid properties to query for the switch \"--query-gpu=\":")
 	fmt.Fprintln(stdout)
 	fmt.Fprintln(stdout, "Section about GPU properties")
 	for _, names := range helpFields {
-		if slices.Contains(n.Unsupported, names[0]) {
-			continue
-		}
 		line := ""
-		for i, name := range names {
-			if i > 0 {
+		for _, name := range names {
+			if slices.Contains(n.Unsupported, name) {
+				continue
+			}
+			if line != "" {
 				line += " or "
 			}
 			line += `"` + name + `"`
+		}
+		if line == "" {
+			continue
 		}
 		fmt.Fprintln(stdout, line)
 		fmt.Fprintf(stdout, "The %s of the GPU, as \"the driver\" reports it.\n\n", names[0])

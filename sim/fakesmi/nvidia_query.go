@@ -16,6 +16,9 @@ func (n *NVIDIAState) field(g *NVIDIAGPU, f string) (val, unit string, ok bool) 
 		}
 		return s
 	}
+	if slices.Contains(n.Unsupported, f) {
+		return "", "", false
+	}
 	switch f {
 	case "index":
 		return fmt.Sprint(g.Index), "", true
@@ -56,7 +59,7 @@ func (n *NVIDIAState) field(g *NVIDIAGPU, f string) (val, unit string, ok bool) 
 	case "fabric.status":
 		return na(g.FabricStatus), "", true
 	case "gpu_recovery_action":
-		return na(g.Recovery), "", !slices.Contains(n.Unsupported, f)
+		return na(g.Recovery), "", true
 	case "retired_pages.single_bit_ecc.count", "retired_pages.double_bit.count":
 		return "[N/A]", "", true // Hopper: page retirement is not supported
 	case "pcie.link.width.current":
@@ -66,7 +69,7 @@ func (n *NVIDIAState) field(g *NVIDIAGPU, f string) (val, unit string, ok bool) 
 		return "16", "", true
 	case "pcie.link.width.max":
 		return "16", "", true
-	case "clocks_event_reasons.active":
+	case "clocks_event_reasons.active", "clocks_throttle_reasons.active":
 		if g.ClockEvents != "" {
 			return g.ClockEvents, "", true
 		}

@@ -32,8 +32,10 @@ type NVIDIAState struct {
 	GPUs      []NVIDIAGPU  `json:"gpus"`
 	Processes []GPUProcess `json:"processes,omitempty"`
 	// Unsupported are --query-gpu fields this driver branch does not
-	// offer (R535: gpu_recovery_action): absent from --help-query-gpu,
-	// and a query naming one fails.
+	// offer (R535: gpu_recovery_action; before R535:
+	// clocks_event_reasons.active, offered as
+	// clocks_throttle_reasons.active): absent from --help-query-gpu, and a
+	// query naming one fails.
 	Unsupported []string `json:"unsupported_fields,omitempty"`
 }
 

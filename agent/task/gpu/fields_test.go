@@ -24,6 +24,16 @@ func TestSupportedNVIDIAFieldsOnEachDriverBranch(t *testing.T) {
 	if err != nil || !slices.Equal(missing, []string{"gpu_recovery_action"}) || slices.Contains(query, "gpu_recovery_action") {
 		t.Fatalf("535: query %v missing %v err %v", query, missing, err)
 	}
+	// Before R535 the help lists only the older name (composed from the
+	// 535 text, which gives both).
+	old := strings.Replace(read(t, "nvidia-help-query-gpu-535.txt"), `"clocks_event_reasons.active" or `, "", 1)
+	query, missing, err = SupportedNVIDIAFields(ParseNVIDIAHelpQuery(old))
+	if err != nil || !slices.Contains(query, "clocks_throttle_reasons.active") || slices.Contains(missing, "clocks_event_reasons.active") {
+		t.Fatalf("pre-535: query %v missing %v err %v", query, missing, err)
+	}
+	if got := olderNamesUsed(query); !slices.Equal(got, []string{"clocks_event_reasons.active read as clocks_throttle_reasons.active"}) {
+		t.Errorf("older names used = %v", got)
+	}
 	if _, _, err := SupportedNVIDIAFields(map[string]bool{"index": true}); err == nil || !strings.Contains(err.Error(), `"uuid"`) {
 		t.Errorf("a driver without uuid: %v", err)
 	}

@@ -64,14 +64,15 @@ func (n NVIDIA) query(ctx context.Context) ([]Device, string, error) {
 // Notes implements Noter: the fields this driver does not offer, and the
 // rule they are judged under.
 func (n NVIDIA) Notes(ctx context.Context) []wire.Check {
-	_, missing, err := n.fields(ctx)
+	query, missing, err := n.fields(ctx)
+	older := olderNamesUsed(query)
 	switch {
 	case err != nil:
 		return []wire.Check{{Name: "gpu_fields:nvidia", Reason: err.Error()}}
-	case len(missing) == 0:
+	case len(missing) == 0 && len(older) == 0:
 		return []wire.Check{{Name: "gpu_fields:nvidia", Passed: true, Reason: "the driver offers every field queried"}}
 	}
-	return []wire.Check{{Name: "gpu_fields:nvidia", Passed: true, Items: missing, Reason: absentFieldRule}}
+	return []wire.Check{{Name: "gpu_fields:nvidia", Passed: true, Items: append(missing, older...), Reason: absentFieldRule}}
 }
 
 // Inventory implements Vendor.

@@ -30,14 +30,46 @@ func ParseNVIDIAHelpQuery(out string) map[string]bool {
 	return known
 }
 
+// nvidiaOlderNames are the names older driver branches give a field:
+// before R535 the clock event reasons were "clocks_throttle_reasons" and
+// --help-query-gpu lists only that name.
+var nvidiaOlderNames = map[string]string{"clocks_event_reasons.active": "clocks_throttle_reasons.active"}
+
+// canonicalNVIDIA is the NVIDIAFields name of a field asked for under an
+// older name.
+func canonicalNVIDIA(f string) string {
+	for name, old := range nvidiaOlderNames {
+		if f == old {
+			return name
+		}
+	}
+	return f
+}
+
+// olderNamesUsed lists, for the evidence, each field query asks for
+// under an older name.
+func olderNamesUsed(query []string) []string {
+	var out []string
+	for _, f := range query {
+		if c := canonicalNVIDIA(f); c != f {
+			out = append(out, c+" read as "+f)
+		}
+	}
+	return out
+}
+
 // SupportedNVIDIAFields splits NVIDIAFields into those the driver knows
+// (under its current name, else an older one, which query then holds)
 // and those it does not, in NVIDIAFields order. A driver missing an
 // identity field is an error.
 func SupportedNVIDIAFields(known map[string]bool) (query, missing []string, err error) {
 	for _, f := range NVIDIAFields {
-		if known[f] {
+		switch old := nvidiaOlderNames[f]; {
+		case known[f]:
 			query = append(query, f)
-		} else {
+		case old != "" && known[old]:
+			query = append(query, old)
+		default:
 			missing = append(missing, f)
 		}
 	}
@@ -52,4 +84,5 @@ func SupportedNVIDIAFields(known map[string]bool) (query, missing []string, err 
 // absentFieldRule is the rule the evidence states for fields the driver
 // does not offer.
 const absentFieldRule = "fields this driver does not offer are unknown: a count or pending flag that is unknown fails the GPU; " +
-	"gpu_recovery_action (added at R570) absent passes when ECC, page retirement and row remapping are known and clean"
+	"gpu_recovery_action (added at R570) absent passes when the uncorrectable ECC count and the pending page retirement or row remap flag (whichever the GPU has) are known and clean; " +
+	"a field offered only under an older name (\"clocks_event_reasons.active read as clocks_throttle_reasons.active\", before R535) is read under that name"

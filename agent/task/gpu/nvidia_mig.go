@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
@@ -49,4 +50,17 @@ func (n NVIDIA) TeardownMIG(ctx context.Context, d Device, layout string) []wire
 		}
 	}
 	return append(out, wire.Check{Name: "mig_layout", Passed: ok, Reason: "site layout none: MIG " + d.State.MIGCurrent + " -> Disabled at the reset"})
+}
+
+// MIGOffLayout returns why s is not in the site's MIG layout: with the
+// layout none (the default), MIG mode enabled or pending enabled is not
+// clean, whatever else reads unknown under it; the scrub tears it down.
+func MIGOffLayout(s wire.GPUState, layout string) []string {
+	if layout != "" && layout != "none" {
+		return []string{"site MIG layout " + layout + " is not one validation knows (none only)"}
+	}
+	if s.MIGCurrent == "Enabled" || s.MIGPending == "Enabled" {
+		return []string{fmt.Sprintf("MIG mode %s (pending %s), site layout none: a scrub tears it down", s.MIGCurrent, s.MIGPending)}
+	}
+	return nil
 }

@@ -26,8 +26,8 @@ var NVIDIAFields = []string{
 var NVIDIAAppFields = []string{"gpu_uuid", "pid", "used_gpu_memory", "process_name"}
 
 // ParseNVIDIAGPUs parses --query-gpu=<fields> --format=csv,noheader,nounits,
-// fields being the list that was asked for (a subset of NVIDIAFields); a
-// field not asked for reads as unknown. It returns the devices and the
+// fields being the list that was asked for (NVIDIAFields, some under an
+// older name, some left out); a field not asked for reads as unknown. It returns the devices and the
 // driver version.
 func ParseNVIDIAGPUs(out string, fields []string) ([]Device, string, error) {
 	var devs []Device
@@ -39,7 +39,7 @@ func ParseNVIDIAGPUs(out string, fields []string) ([]Device, string, error) {
 		}
 		c := map[string]string{}
 		for i, f := range fields {
-			c[f] = cells[i]
+			c[canonicalNVIDIA(f)] = cells[i]
 		}
 		idx, err := strconv.Atoi(strings.TrimSpace(c["index"]))
 		if err != nil || absent(c["uuid"]) {

@@ -198,6 +198,7 @@ func Validate(ctx context.Context, env task.Env, vendors []Vendor, o Options) Re
 			if a := d.State.ECCUncorrectedAggregate; a != nil && *a > 0 {
 				why = append(why, fmt.Sprintf("%d uncorrectable ECC error(s) over the GPU's life (aggregate)", *a))
 			}
+			why = append(why, MIGOffLayout(d.State, o.MIGLayout)...)
 			ev.Passed, ev.Reason = len(why) == 0, strings.Join(why, "; ")
 			r.GPUs = append(r.GPUs, ev)
 		}

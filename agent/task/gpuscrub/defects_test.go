@@ -191,3 +191,52 @@ func TestScrubListsANarrowedLinkAndThrottling(t *testing.T) {
 		t.Errorf("GPU 0 (x16, idle) tenancy_history = %+v", c)
 	}
 }
+
+// A driver before R535 names the clock event reasons
+// clocks_throttle_reasons.active only: the scrub asks for that name, so
+// the throttling reading is not lost, and the evidence says so. Fails on
+// the old code: the field was left out as missing and the slowdown went
+// unseen.
+func TestScrubReadsAFieldUnderTheDriversOlderName(t *testing.T) {
+	h, s := nvidiaHost(t, 2)
+	s.NVIDIA.Driver = "525.147.05"
+	s.NVIDIA.Unsupported = []string{"gpu_recovery_action", "clocks_event_reasons.active"}
+	s.NVIDIA.GPUs[1].ClockEvents = "0x0000000000000008"
+	ev, err := scrub(t, h, s)
+	if err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	c := check(ev, "gpu_fields:nvidia")
+	want := []string{"gpu_recovery_action", "clocks_event_reasons.active read as clocks_throttle_reasons.active"}
+	if c == nil || !c.Passed || !slices.Equal(c.Items, want) {
+		t.Errorf("gpu_fields check = %+v", c)
+	}
+	if got := ev.GPUs[1].Before.ClockEventReasons; got != "0x0000000000000008" {
+		t.Errorf("clock event reasons before = %q", got)
+	}
+	hc := step(ev.GPUs[1], "tenancy_history")
+	if hc == nil || !slices.Contains(hc.Items, "hardware clock slowdown active (clock event reasons 0x0000000000000008)") {
+		t.Errorf("GPU 1 tenancy_history = %+v", hc)
+	}
+}
+
+// doc.go says there is no rocm-smi fallback: a host with AMD GPUs on the
+// PCI bus, rocm-smi installed and no amd-smi fails with amd-smi named,
+// and rocm-smi is never run (its output would be judged by nothing).
+func TestAMDWithoutAMDSMIFailsAndRocmSMIIsNotUsed(t *testing.T) {
+	h := tasktest.New(t)
+	h.Write("/sys/bus/pci/devices/0000:0c:00.0/vendor", "0x1002\n")
+	h.Write("/sys/bus/pci/devices/0000:0c:00.0/class", "0x038000\n")
+	h.Exec.Set("rocm-smi", func([]string) ([]byte, error) { return []byte("{}"), nil })
+	res, err := gpuscrub.Handler{}.Run(context.Background(), h.Env(), nil)
+	if err == nil || res.Evidence == nil || res.Evidence.Passed {
+		t.Fatalf("Run = %v, %+v; want a failure", err, res.Evidence)
+	}
+	c := check(res.Evidence, "gpu_tool:amd")
+	if c == nil || c.Passed || !strings.Contains(c.Reason, "amd GPUs on the PCI bus: 1") || !strings.Contains(c.Reason, "amd-smi") {
+		t.Errorf("gpu_tool:amd = %+v", c)
+	}
+	if calls := h.Exec.CallsOf("rocm-smi"); len(calls) != 0 {
+		t.Errorf("rocm-smi ran: %v", calls)
+	}
+}

@@ -113,3 +113,20 @@ func TestEveryResidueFails(t *testing.T) {
 		t.Errorf("failed checks (-want +got):\n%s", diff)
 	}
 }
+
+// A host left in MIG fails validation with the site layout named, not
+// only with the row-remap counts MIG hides. Fails on the old code: the
+// reason did not name MIG.
+func TestMIGLeftOnFailsAgainstTheSiteLayout(t *testing.T) {
+	h := host(t)
+	s, _ := fakesmi.Load(string(h.Root))
+	s.NVIDIA.GPUs[0].MIGCurrent, s.NVIDIA.GPUs[0].MIGPending = "Enabled", "Enabled"
+	_ = fakesmi.Save(string(h.Root), s)
+	ev, err := run(t, h)
+	if err == nil || ev.Passed || len(ev.GPUs) != 1 {
+		t.Fatalf("a GPU left in MIG passed: %v", err)
+	}
+	if r := ev.GPUs[0].Reason; !strings.Contains(r, "MIG mode Enabled (pending Enabled), site layout none: a scrub tears it down") {
+		t.Errorf("reason = %q", r)
+	}
+}
