@@ -33,7 +33,11 @@ type leaseGuard struct {
 func newGuard(parent context.Context, clock clockwork.Clock, site string, deadline time.Time, onLapse func()) *leaseGuard {
 	ctx, cancel := context.WithCancelCause(parent)
 	g := &leaseGuard{clock: clock, site: site, ctx: ctx, cancel: cancel, onLapse: onLapse, deadline: deadline}
+	// The timer is set under the lock: a deadline already past fires it at
+	// once, and its check must see the timer it may stop.
+	g.mu.Lock()
 	g.timer = clock.AfterFunc(deadline.Sub(clock.Now()), func() { _ = g.check() })
+	g.mu.Unlock()
 	return g
 }
 
