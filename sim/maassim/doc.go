@@ -15,6 +15,9 @@
 // in Failed disk erasing, from which only a new release (with or without
 // erase) leads out.
 //
+// machines/?op=allocate takes a Ready machine for the caller with MAAS's
+// constraints and refusals (docs/maas-simulator-allocate.md).
+//
 // Faults (error rate, latency, timeouts and held answers per op,
 // commissioning, deployment and disk-erase failures, missing boot disk,
 // unlinked PXE NIC, out-of-band changes, slow or dead BMCs) are programmable from Go and over the /_sim/
