@@ -25,7 +25,7 @@
 //
 // MirrorPostgres keeps a real PostgreSQL database in step with the
 // machines, as MAAS's region database (maasserver_node, maasserver_event
-// and MAAS's notification triggers), so PostgreSQL itself sends the
-// machine_create, machine_update, machine_delete and event_create
-// notifications a MAAS region sends (docs/maas-notify.md).
+// and MAAS's notification triggers for machines, devices and controllers),
+// so PostgreSQL itself sends the machine_*, device_*, controller_* and
+// event_create notifications a MAAS region sends (docs/maas-notify.md).
 package maassim
