@@ -15,6 +15,9 @@
 // in Failed disk erasing, from which only a new release (with or without
 // erase) leads out.
 //
+// machines/?op=allocate takes a Ready machine for the caller with MAAS's
+// constraints and refusals (docs/maas-simulator-allocate.md).
+//
 // Faults (error rate, latency, timeouts and held answers per op,
 // commissioning, deployment and disk-erase failures, missing boot disk,
 // unlinked PXE NIC, out-of-band changes, slow or dead BMCs) are programmable from Go and over the /_sim/
@@ -22,7 +25,7 @@
 //
 // MirrorPostgres keeps a real PostgreSQL database in step with the
 // machines, as MAAS's region database (maasserver_node, maasserver_event
-// and MAAS's notification triggers), so PostgreSQL itself sends the
-// machine_create, machine_update, machine_delete and event_create
-// notifications a MAAS region sends (docs/maas-notify.md).
+// and MAAS's notification triggers for machines, devices and controllers),
+// so PostgreSQL itself sends the machine_*, device_*, controller_* and
+// event_create notifications a MAAS region sends (docs/maas-notify.md).
 package maassim

@@ -11,6 +11,7 @@ func (s *Sim) machinesResource() *resource {
 		"GET ":                 s.listMachines,
 		"POST ":                s.createMachine,
 		"POST accept":          s.acceptMachines,
+		"POST allocate":        s.allocate,
 		"GET power_parameters": s.bulkPowerParameters,
 	}}
 }

@@ -169,7 +169,7 @@ func createSchema(ctx context.Context, conn *pgx.Conn) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(mirrorLock)); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, mirrorSchema)
+		_, err := tx.Exec(ctx, mirrorSchema+nodeTriggers())
 		return err
 	})
 	if err != nil {

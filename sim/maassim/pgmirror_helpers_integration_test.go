@@ -40,8 +40,8 @@ func mirror(t *testing.T, s *site, pg *pgtest.Server, o maassim.MirrorOptions) *
 	return m
 }
 
-// listener is a plain connection LISTENing on MAAS's machine and event
-// channels; every notification lands in c.
+// listener is a plain connection LISTENing on MAAS's machine, device,
+// controller and event channels; every notification lands in c.
 type listener struct{ c chan *pgconn.Notification }
 
 func listen(t *testing.T, pg *pgtest.Server) *listener {
@@ -51,7 +51,9 @@ func listen(t *testing.T, pg *pgtest.Server) *listener {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ch := range []string{"machine_create", "machine_update", "machine_delete", "event_create"} {
+	for _, ch := range []string{"machine_create", "machine_update", "machine_delete", "event_create",
+		"device_create", "device_update", "device_delete",
+		"controller_create", "controller_update", "controller_delete"} {
 		if _, err := conn.Exec(ctx, "LISTEN "+ch); err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +104,8 @@ func (l *listener) quiet(t *testing.T, d time.Duration, payloads ...string) {
 	for {
 		select {
 		case n := <-l.c:
-			if n.Channel == "event_create" || strings.Contains(strings.Join(payloads, " "), n.Payload) {
+			onMachine := strings.HasPrefix(n.Channel, "machine_")
+			if n.Channel == "event_create" || (onMachine && strings.Contains(strings.Join(payloads, " "), n.Payload)) {
 				t.Fatalf("unexpected notification %s %s", n.Channel, n.Payload)
 			}
 		case <-deadline:

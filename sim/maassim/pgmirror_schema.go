@@ -6,6 +6,7 @@ package maassim
 // src/maasserver/triggers/websocket.py renders them (docs/maas-notify.md).
 // Every statement is idempotent: MAAS itself re-registers its triggers at
 // each start with CREATE OR REPLACE FUNCTION and DROP/CREATE TRIGGER.
+// The per-node-type triggers are nodeTriggers (pgmirror_triggers.go).
 // Reductions: no foreign keys (the referenced tables do not exist),
 // hostname is not unique, and created/updated default to now().
 const mirrorSchema = `
@@ -75,51 +76,6 @@ CREATE TABLE IF NOT EXISTS maasserver_event (
   action text NOT NULL DEFAULT '',
   description text NOT NULL DEFAULT ''
 );
-
-CREATE OR REPLACE FUNCTION machine_create_notify() RETURNS trigger AS $$
-DECLARE
-BEGIN
-  PERFORM pg_notify('machine_create',CAST(NEW.system_id AS text));
-  RETURN NEW;
-END;
-$$ LANGUAGE plpgsql;
-
-CREATE OR REPLACE FUNCTION machine_update_notify() RETURNS trigger AS $$
-DECLARE
-BEGIN
-  PERFORM pg_notify('machine_update',CAST(NEW.system_id AS text));
-  RETURN NEW;
-END;
-$$ LANGUAGE plpgsql;
-
-CREATE OR REPLACE FUNCTION machine_delete_notify() RETURNS trigger AS $$
-DECLARE
-BEGIN
-  PERFORM pg_notify('machine_delete',CAST(OLD.system_id AS text));
-  RETURN NEW;
-END;
-$$ LANGUAGE plpgsql;
-
-DROP TRIGGER IF EXISTS node_machine_create_notify ON maasserver_node;
-CREATE TRIGGER node_machine_create_notify
-AFTER INSERT ON maasserver_node
-FOR EACH ROW
-WHEN (NEW.node_type = '0')
-EXECUTE PROCEDURE machine_create_notify();
-
-DROP TRIGGER IF EXISTS node_machine_update_notify ON maasserver_node;
-CREATE TRIGGER node_machine_update_notify
-AFTER UPDATE ON maasserver_node
-FOR EACH ROW
-WHEN (NEW.node_type = '0' AND (NEW.architecture IS DISTINCT FROM OLD.architecture OR NEW.bmc_id IS DISTINCT FROM OLD.bmc_id OR NEW.cpu_count IS DISTINCT FROM OLD.cpu_count OR NEW.cpu_speed IS DISTINCT FROM OLD.cpu_speed OR NEW.current_commissioning_script_set_id IS DISTINCT FROM OLD.current_commissioning_script_set_id OR NEW.current_installation_script_set_id IS DISTINCT FROM OLD.current_installation_script_set_id OR NEW.current_testing_script_set_id IS DISTINCT FROM OLD.current_testing_script_set_id OR NEW.description IS DISTINCT FROM OLD.description OR NEW.distro_series IS DISTINCT FROM OLD.distro_series OR NEW.domain_id IS DISTINCT FROM OLD.domain_id OR NEW.error IS DISTINCT FROM OLD.error OR NEW.hostname IS DISTINCT FROM OLD.hostname OR NEW.hwe_kernel IS DISTINCT FROM OLD.hwe_kernel OR NEW.instance_power_parameters IS DISTINCT FROM OLD.instance_power_parameters OR NEW.last_image_sync IS DISTINCT FROM OLD.last_image_sync OR NEW.license_key IS DISTINCT FROM OLD.license_key OR NEW.locked IS DISTINCT FROM OLD.locked OR NEW.min_hwe_kernel IS DISTINCT FROM OLD.min_hwe_kernel OR NEW.osystem IS DISTINCT FROM OLD.osystem OR NEW.owner_id IS DISTINCT FROM OLD.owner_id OR NEW.parent_id IS DISTINCT FROM OLD.parent_id OR NEW.pool_id IS DISTINCT FROM OLD.pool_id OR NEW.power_state IS DISTINCT FROM OLD.power_state OR NEW.status IS DISTINCT FROM OLD.status OR NEW.swap_size IS DISTINCT FROM OLD.swap_size OR NEW.zone_id IS DISTINCT FROM OLD.zone_id))
-EXECUTE PROCEDURE machine_update_notify();
-
-DROP TRIGGER IF EXISTS node_machine_delete_notify ON maasserver_node;
-CREATE TRIGGER node_machine_delete_notify
-AFTER DELETE ON maasserver_node
-FOR EACH ROW
-WHEN (OLD.node_type = '0')
-EXECUTE PROCEDURE machine_delete_notify();
 
 CREATE OR REPLACE FUNCTION node_type_change_notify()
 RETURNS trigger AS $$

@@ -1,5 +1,7 @@
 package maassim
 
+import "encoding/json"
+
 // JSON shapes of MAAS 3.6 objects, as the simulator renders them.
 
 type jsonRef struct {
@@ -44,18 +46,20 @@ type jsonMachine struct {
 	InterfaceSet     []jsonInterface   `json:"interface_set"`
 	Zone             jsonRef           `json:"zone"`
 	Pool             jsonRef           `json:"pool"`
-	BootDisk         *jsonBlockDevice  `json:"boot_disk"`
-	BlockDeviceSet   []jsonBlockDevice `json:"blockdevice_set"`
-	PhysicalBDSet    []jsonBlockDevice `json:"physicalblockdevice_set"`
-	VirtualBDSet     []jsonBlockDevice `json:"virtualblockdevice_set"`
-	NodeType         int               `json:"node_type"`
-	NodeTypeName     string            `json:"node_type_name"`
-	HardwareInfo     map[string]string `json:"hardware_info"`
-	EnableHWSync     bool              `json:"enable_hw_sync"`
-	SyncInterval     *int              `json:"sync_interval"`
-	LastSync         *string           `json:"last_sync"`
-	NextSync         *string           `json:"next_sync,omitempty"`
-	ResourceURI      string            `json:"resource_uri"`
+	// ConstraintsByType is only in allocate's answer.
+	ConstraintsByType json.RawMessage   `json:"constraints_by_type,omitempty"`
+	BootDisk          *jsonBlockDevice  `json:"boot_disk"`
+	BlockDeviceSet    []jsonBlockDevice `json:"blockdevice_set"`
+	PhysicalBDSet     []jsonBlockDevice `json:"physicalblockdevice_set"`
+	VirtualBDSet      []jsonBlockDevice `json:"virtualblockdevice_set"`
+	NodeType          int               `json:"node_type"`
+	NodeTypeName      string            `json:"node_type_name"`
+	HardwareInfo      map[string]string `json:"hardware_info"`
+	EnableHWSync      bool              `json:"enable_hw_sync"`
+	SyncInterval      *int              `json:"sync_interval"`
+	LastSync          *string           `json:"last_sync"`
+	NextSync          *string           `json:"next_sync,omitempty"`
+	ResourceURI       string            `json:"resource_uri"`
 }
 
 type jsonVLAN struct {
