@@ -47,7 +47,7 @@ type Server struct {
 	Limits api.Limits
 	// Admission bounds connections per source address, the handshake's
 	// time and the unauthenticated share (connguard defaults where zero,
-	// but the handshake's, which defaults to min(10s, read timeout); its
+	// but the handshake's, which defaults to 10s and never exceeds the read timeout; its
 	// TLS and MaxConns come from TLS and Limits).
 	Admission connguard.Options
 	// Metrics count refused connections (nil: not counted).
@@ -59,8 +59,11 @@ func (s *Server) Run(ctx context.Context) error {
 	lim, o := s.Limits.WithDefaults(), s.Admission
 	o.TLS, o.MaxConns, o.OnRefuse = s.TLS, lim.MaxConns, s.Metrics.connRefused
 	if o.HandshakeTimeout == 0 {
-		o.HandshakeTimeout = min(10*time.Second, lim.ReadTimeout)
+		o.HandshakeTimeout = 10 * time.Second
 	}
+	// The handshake is part of reading a request: never longer than the
+	// read timeout, so a silent client is cut as before.
+	o.HandshakeTimeout = min(o.HandshakeTimeout, lim.ReadTimeout)
 	wrap := func(ln net.Listener) net.Listener { return connguard.Listen(ln, o) }
 	return (&api.Server{Listener: s.Listener, Wrap: wrap, Handler: s.Handler, Limits: s.Limits,
 		ShutdownTimeout: s.ShutdownTimeout, Logger: s.Logger, Name: "agent", ReleaseRequests: true}).Run(ctx)
