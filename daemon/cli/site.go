@@ -108,7 +108,7 @@ func (s *session) warnShareDisks(ctx context.Context, id string) {
 func siteUpdate(ctx context.Context, s *session, args []string) error {
 	body := s.siteFlags()
 	status := s.fs.String("status", "", "active or disabled")
-	pwFile := s.fs.String("notify-db-password-file", "", "`file` with the region database password, - for stdin: required when --notify-dsn changes host, port, user or database, or switches to dsn; proved against the new target before anything changes")
+	pwFile := s.fs.String("notify-db-password-file", "", "`file` with the region database password, - for stdin: required when --notify-dsn changes host, port, user, database, sslmode or sslrootcert, or switches to dsn; proved against the new target before anything changes")
 	pos, err := s.parse(args, 1, "SITE")
 	if err != nil {
 		return err

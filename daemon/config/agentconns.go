@@ -4,10 +4,10 @@ import "time"
 
 // AgentConnections bound the agent listener's connections so that one
 // source cannot exhaust it: a TLS handshake must finish within
-// handshake_timeout, one source address holds at most per_source
-// connections, and connections without a verified client certificate
-// (handshaking, or enrolling) hold at most unauthenticated_percent of
-// agent.http.max_connections; the rest is kept for enrolled agents.
+// handshake_timeout, and connections without a verified client
+// certificate (handshaking, or enrolling) hold at most per_source per
+// source address and unauthenticated_percent of
+// agent.http.max_connections in all; the rest is kept for enrolled agents.
 type AgentConnections struct {
 	HandshakeTimeout       time.Duration `yaml:"handshake_timeout"`
 	PerSource              int           `yaml:"per_source"`

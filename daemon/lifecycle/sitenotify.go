@@ -39,10 +39,11 @@ func NotifyDBPasswordVaultPath(siteID string) string {
 }
 
 // PasswordTarget is where the listener sends the Vault-held password:
-// user@host:port/database of the DSN with source dsn, "" for the other
-// sources, which send none. A change of it needs the password proved
-// again (the admin API's PATCH), so a stored password is never sent to a
-// server it was not given for.
+// user@host:port/database of the DSN with source dsn, and how that server
+// is verified (sslmode, sslrootcert), "" for the other sources, which
+// send none. A change of it needs the password proved again (the admin
+// API's PATCH), so a stored password is never sent to a server it was not
+// given for, nor to one verified less than when it was given.
 func (n SiteNotify) PasswordTarget() string {
 	if n.Source != NotifyDSN {
 		return ""
@@ -55,5 +56,7 @@ func (n SiteNotify) PasswordTarget() string {
 	if port == "" {
 		port = "5432"
 	}
-	return u.User.Username() + "@" + net.JoinHostPort(strings.ToLower(u.Hostname()), port) + "/" + strings.Trim(u.Path, "/")
+	q := u.Query()
+	return u.User.Username() + "@" + net.JoinHostPort(strings.ToLower(u.Hostname()), port) + "/" + strings.Trim(u.Path, "/") +
+		"?sslmode=" + q.Get("sslmode") + "&sslrootcert=" + q.Get("sslrootcert")
 }

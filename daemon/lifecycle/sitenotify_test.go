@@ -73,3 +73,30 @@ func TestSiteValidateChecksNotify(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The password's target is the server and how it is verified: a change
+// of either needs the password again; other parameters do not.
+func TestSiteNotifyPasswordTarget(t *testing.T) {
+	const base = "postgres://maas_listen@db.example:5432/maasdb?sslmode=verify-full&sslrootcert=/etc/ssl/ca.pem"
+	at := func(dsn string) string { return SiteNotify{Source: NotifyDSN, DSN: dsn}.PasswordTarget() }
+	same := []string{base + "&application_name=x&connect_timeout=3", "postgres://maas_listen@DB.example/maasdb?sslrootcert=/etc/ssl/ca.pem&sslmode=verify-full"}
+	for _, dsn := range same {
+		if at(dsn) != at(base) {
+			t.Errorf("%s: target %q, want that of %s", dsn, at(dsn), base)
+		}
+	}
+	moved := []string{
+		"postgres://maas_listen@db.example:5432/maasdb?sslmode=disable&sslrootcert=/etc/ssl/ca.pem",
+		"postgres://maas_listen@db.example:5432/maasdb?sslmode=verify-full&sslrootcert=/tmp/other.pem",
+		"postgres://maas_listen@db.example:5432/maasdb?sslmode=verify-ca&sslrootcert=/etc/ssl/ca.pem",
+		"postgres://maas_listen@db2.example:5432/maasdb?sslmode=verify-full&sslrootcert=/etc/ssl/ca.pem",
+	}
+	for _, dsn := range moved {
+		if at(dsn) == at(base) {
+			t.Errorf("%s: same target as %s, want a new one", dsn, base)
+		}
+	}
+	if got := (SiteNotify{Source: NotifyRegiondConf}).PasswordTarget(); got != "" {
+		t.Errorf("regiond_conf target %q, want none", got)
+	}
+}

@@ -9,8 +9,9 @@ import (
 
 // renotify checks and installs the region database password a PATCH
 // comes with. A change of where the listener sends the Vault-held
-// password (host, port, user or database of notify.dsn, or a switch of
-// notify.source to dsn) requires notify_db_password in the same body:
+// password (host, port, user, database, sslmode or sslrootcert of
+// notify.dsn, or a switch of notify.source to dsn) requires
+// notify_db_password in the same body:
 // it is proved against the new target with a real connection first (422
 // when refused), then written to the site's notify-db Vault path, and
 // only then is the site updated. Nothing is sent to the new target
@@ -21,7 +22,7 @@ func (a *API) renotify(r *http.Request, op string, cur lifecycle.Site, q patchRe
 	target := next.Notify.PasswordTarget()
 	if q.NotifyDBPassword == nil {
 		if target != "" && target != cur.Notify.PasswordTarget() {
-			return false, lifecycle.Invalid(op, "notify_db_password", "changing the host, port, user or database of notify.dsn, "+
+			return false, lifecycle.Invalid(op, "notify_db_password", "changing the host, port, user, database, sslmode or sslrootcert of notify.dsn, "+
 				"or switching notify.source to dsn, requires notify_db_password in the same request; "+
 				"the stored password is never sent to a new target")
 		}

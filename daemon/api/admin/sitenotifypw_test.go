@@ -51,7 +51,8 @@ func newTripwire(t *testing.T, ip string) *tripwire {
 }
 
 // A PATCH that would make the listener send the stored password to a new
-// target (another host, port, user or database, or a switch to dsn) is
+// target (another host, port, user or database, another sslmode or
+// sslrootcert, or a switch to dsn) is
 // refused naming notify_db_password when it does not carry the password;
 // the site, Vault and the feed are untouched and the new host is never
 // contacted.
@@ -68,6 +69,9 @@ func TestNotifyTargetChangeWithoutThePasswordIsRefusedAndTheNewHostHearsNothing(
 		"port":     "postgres://maas_listen@127.0.0.1:" + port + "/maasdb?sslmode=disable",
 		"user":     "postgres://postgres@127.0.0.1:5432/maasdb?sslmode=disable",
 		"database": "postgres://maas_listen@127.0.0.1:5432/postgres?sslmode=disable",
+		// how the server is verified is part of the target
+		"sslmode":     "postgres://maas_listen@127.0.0.1:5432/maasdb?sslmode=require",
+		"sslrootcert": "postgres://maas_listen@127.0.0.1:5432/maasdb?sslmode=disable&sslrootcert=/etc/ssl/other.pem",
 	}
 	// the site starts at `from`, as an earlier proved change left it
 	_, err := e.store.UpdateSite(context.Background(), id, func(s *lifecycle.Site) error {

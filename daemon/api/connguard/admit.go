@@ -10,7 +10,7 @@ type conn struct {
 	net.Conn
 	l      *Listener
 	source string
-	authed bool // under l.mu
+	authed bool // verified client certificate; under l.mu
 	gone   bool // released; under l.mu
 	once   sync.Once
 }
@@ -60,13 +60,17 @@ func (l *Listener) admit(c net.Conn) *conn {
 	return &conn{Conn: c, l: l, source: src}
 }
 
-// authenticated moves c out of the unauthenticated share.
+// authenticated moves c out of the unauthenticated share and out of its
+// source's count: the per-source cap bounds connections that have not
+// shown a certificate, so many agents behind one address (NAT, a load
+// test) are bounded only by MaxConns.
 func (l *Listener) authenticated(c *conn) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !c.authed && !c.gone {
 		c.authed = true
 		l.unauth--
+		l.leave(c.source)
 	}
 }
 
@@ -77,8 +81,13 @@ func (l *Listener) release(c *conn) {
 	l.total--
 	if !c.authed {
 		l.unauth--
+		l.leave(c.source)
 	}
-	if l.bySource[c.source]--; l.bySource[c.source] <= 0 {
-		delete(l.bySource, c.source)
+}
+
+// leave takes one unauthenticated connection off src's count; under l.mu.
+func (l *Listener) leave(src string) {
+	if l.bySource[src]--; l.bySource[src] <= 0 {
+		delete(l.bySource, src)
 	}
 }

@@ -148,3 +148,23 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 		}
 	}
 }
+
+func TestAgentsBehindOneAddressAreNotHeldToTheUnauthenticatedCap(t *testing.T) {
+	p := newPKI(t)
+	l, r, accepted := serve(t, connguard.Options{MaxConns: 100, PerSource: 2, TLS: p.server, HandshakeTimeout: time.Minute})
+	for i := range 5 { // five agents from one address, past its cap of 2
+		tc := tls.Client(dialFrom(t, "127.0.0.1", l.Addr().String()), &tls.Config{ServerName: "127.0.0.1", RootCAs: p.roots, Certificates: []tls.Certificate{p.client}})
+		if err := tc.Handshake(); err != nil {
+			t.Fatalf("agent %d: %v", i, err)
+		}
+		<-accepted
+	}
+	idle := []net.Conn{dialFrom(t, "127.0.0.1", l.Addr().String()), dialFrom(t, "127.0.0.1", l.Addr().String())}
+	third := dialFrom(t, "127.0.0.1", l.Addr().String())
+	if !closedByServer(third, time.Second) || closedByServer(idle[0], 100*time.Millisecond) || closedByServer(idle[1], 100*time.Millisecond) {
+		t.Fatal("want two idle sockets held beside five agents and the third idle one closed")
+	}
+	if n := r.get(connguard.RefusedPerSource); n != 1 {
+		t.Errorf("per_source refusals = %d, want 1", n)
+	}
+}

@@ -7,7 +7,7 @@ import (
 
 // Refusal reasons, the values passed to Options.OnRefuse; a bounded set.
 const (
-	RefusedPerSource       = "per_source"            // the source address holds PerSource connections
+	RefusedPerSource       = "per_source"            // the source address holds PerSource unauthenticated connections
 	RefusedUnauthenticated = "unauthenticated_share" // unauthenticated connections fill their share
 	RefusedFull            = "max_conns"             // the listener holds MaxConns connections
 	RefusedHandshake       = "handshake"             // the handshake failed or ran past HandshakeTimeout
@@ -20,7 +20,9 @@ var Reasons = []string{RefusedPerSource, RefusedUnauthenticated, RefusedFull, Re
 type Options struct {
 	// MaxConns caps the listener's connections (default 1024).
 	MaxConns int
-	// PerSource caps one source address's connections (default 128).
+	// PerSource caps one source address's connections that have no
+	// verified client certificate yet, handshaking or enrolling (default
+	// 128); authenticated ones count only against MaxConns.
 	PerSource int
 	// UnauthenticatedPercent is the share of MaxConns that connections
 	// without a verified client certificate may hold (default 25).
