@@ -47,12 +47,12 @@ func (s *Site) Run(ctx context.Context) error {
 }
 
 // boot starts one simulated host on a fresh OS disk; its data drives
-// (drives.go) keep their bytes across a redeploy, as real ones do, so
+// (simhost.Reinstall) keep their bytes across a redeploy, as real ones do, so
 // only an erase clears them. hosts waits for its agent.
 func (s *Site) boot(ctx context.Context, b maassim.Boot, hosts *sync.WaitGroup) {
 	log := s.log.With("host", b.Hostname)
 	root := filepath.Join(s.dir, b.Hostname)
-	if err := reinstall(root); err != nil {
+	if err := simhost.Reinstall(root); err != nil {
 		log.Error("simulated host did not boot", "err", err)
 		return
 	}
