@@ -7,6 +7,7 @@ package task
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"sort"
 	"sync"
@@ -42,6 +43,8 @@ type Env struct {
 	// Sleep waits d or until ctx ends; nil sleeps on a real timer.
 	Sleep  func(ctx context.Context, d time.Duration) error
 	Policy Policy
+	// Rand is the source of canary bytes and offsets; nil is crypto/rand.
+	Rand io.Reader
 }
 
 // Policy is the node's local cleanup policy from the agent's config.

@@ -16,6 +16,10 @@ type Evidence struct {
 	Tools       []ToolVersion `json:"tools,omitempty"`
 	// Diag is the DCGM diagnostic of node.validate_clean.
 	Diag *DiagEvidence `json:"diag,omitempty"`
+	// Drives are the tenant drives erased or checked (storage cleanup
+	// mode drives, canary plant and check); Erase sums them up.
+	Drives []DriveEvidence `json:"drives,omitempty"`
+	Erase  *EraseEvidence  `json:"erase,omitempty"`
 }
 
 // MaxItems bounds Check.Items; the count beyond it is in Check.Omitted.

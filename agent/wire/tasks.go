@@ -39,6 +39,8 @@ type StorageCleanupPayload struct {
 	// of the agent's configured ones. The agent refuses any outside its
 	// host's cleanup.scratch_roots, and system and home directories always.
 	ScratchPaths []string `json:"scratch_paths,omitempty"`
+	// Drives names the tenant drives mode drives erases.
+	Drives *DrivePolicy `json:"drives,omitempty"`
 }
 
 // GPUScrubPayload is the payload of node.gpu_scrub; {} is valid.

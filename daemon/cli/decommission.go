@@ -44,7 +44,7 @@ func (r decomRun) row() []string {
 var (
 	decomModes   = []string{"soft_reset", "reimage", "full_decommission", "storage_cleanup"}
 	eraseModes   = []string{"none", "quick", "secure"}
-	storageModes = []string{"none", "local", "weka", "all"}
+	storageModes = []string{"none", "local", "weka", "all", "drives"}
 )
 
 // oneOf refuses a flag value outside vals, naming the value and the choices.
@@ -61,7 +61,7 @@ func nodeDecommission(ctx context.Context, s *session, args []string) error {
 	fs := s.flags()
 	mode := fs.String("mode", "", "soft_reset, reimage, full_decommission or storage_cleanup (required)")
 	erase := fs.String("erase", "", "MAAS erase on release: none, quick or secure (reimage, full_decommission)")
-	storage := fs.String("storage-cleanup", "", "none, local, weka or all (soft_reset, reimage, storage_cleanup)")
+	storage := fs.String("storage-cleanup", "", "none, local, weka, all or drives (soft_reset, reimage, storage_cleanup)")
 	key := fs.String("idempotency-key", "", "makes a retried request return the first result")
 	fs.StringVar(&s.reason, "reason", "", "why, e.g. tenant_transition (required; recorded in the audit log)")
 	ref := s.nodeRef()

@@ -150,7 +150,7 @@ func (c *Console) confirmDecommission(w http.ResponseWriter, r *http.Request, s 
 	}
 	d := confirmData{Heading: "Decommission node", Target: "node " + id, TargetURL: "/console/nodes/" + url.PathEscape(id),
 		Action: r.URL.Path, Stages: mode.Stages(), Modes: modes, Mode: mode, Key: "console-" + randomID()[:32],
-		Storage: []lifecycle.StorageCleanup{lifecycle.StorageAll, lifecycle.StorageLocal, lifecycle.StorageWeka, lifecycle.StorageNone},
+		Storage: []lifecycle.StorageCleanup{lifecycle.StorageAll, lifecycle.StorageLocal, lifecycle.StorageWeka, lifecycle.StorageDrives, lifecycle.StorageNone},
 		Does:    fmt.Sprintf("Starts a %s decommission: the stages below run in order; the node leaves tenant service.", mode)}
 	c.render(w, r, http.StatusOK, "confirm", view{Title: "Decommission node", Session: s, Data: d})
 }

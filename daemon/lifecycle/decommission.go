@@ -30,6 +30,9 @@ const (
 	StorageLocal StorageCleanup = "local"
 	StorageWeka  StorageCleanup = "weka"
 	StorageAll   StorageCleanup = "all"
+	// StorageDrives erases the site policy's tenant drives with the
+	// drive's own sanitize or format, proved by canaries read back.
+	StorageDrives StorageCleanup = "drives"
 )
 
 // modeStages are the stages of each mode in order (seed 001 §5.2–§5.5).
@@ -91,14 +94,14 @@ func (r DecommissionRequest) Validate() error {
 	switch r.Storage {
 	case "", StorageNone:
 		if r.Mode == ModeStorageCleanup {
-			return Invalid(op, "storage_cleanup", "storage_cleanup mode needs local, weka or all")
+			return Invalid(op, "storage_cleanup", "storage_cleanup mode needs local, weka, all or drives")
 		}
-	case StorageLocal, StorageWeka, StorageAll:
+	case StorageLocal, StorageWeka, StorageAll, StorageDrives:
 		if r.Mode == ModeFullDecommission {
 			return Invalid(op, "storage_cleanup", "storage_cleanup does not apply to full_decommission")
 		}
 	default:
-		return Invalid(op, "storage_cleanup", "storage_cleanup %q is not one of none, local, weka, all", r.Storage)
+		return Invalid(op, "storage_cleanup", "storage_cleanup %q is not one of none, local, weka, all, drives", r.Storage)
 	}
 	return nil
 }

@@ -42,8 +42,12 @@ type SitePolicy struct {
 	DCGMLevelReimage    int            `json:"dcgm_level_reimage,omitempty"`
 	DCGMLevelOnboarding int            `json:"dcgm_level_onboarding,omitempty"`
 	DCGMTimeoutSeconds  map[string]int `json:"dcgm_timeout_seconds,omitempty"`
-	CreatedAt           time.Time      `json:"created_at"`
-	UpdatedAt           time.Time      `json:"updated_at"`
+	// TenantDrives names the tenant data drives: erased by storage
+	// cleanup drives, and carrying the canaries of a reimage's MAAS
+	// erase. Nil: no drive is a tenant drive.
+	TenantDrives *TenantDrives `json:"tenant_drives,omitempty"`
+	CreatedAt    time.Time     `json:"created_at"`
+	UpdatedAt    time.Time     `json:"updated_at"`
 }
 
 // DefaultSitePolicy returns the seed's defaults: the one place they live.
@@ -124,6 +128,9 @@ func (p SitePolicy) Validate() error {
 		}
 	}
 	if err := p.validateDCGM(op); err != nil {
+		return err
+	}
+	if err := p.TenantDrives.validate(op); err != nil {
 		return err
 	}
 	if p.EnrollmentTokenTTLSeconds < p.DeployTimeoutSeconds {

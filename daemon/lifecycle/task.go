@@ -22,12 +22,15 @@ const (
 	TaskRevokeUser     TaskType = "allocation.revoke_user"
 	TaskTerminalClose  TaskType = "terminal.close"
 	TaskHeartbeatCheck TaskType = "node.heartbeat_check"
+	// The canary read-back around MAAS's erase (reimage).
+	TaskCanaryPlant TaskType = "node.canary_plant"
+	TaskCanaryCheck TaskType = "node.canary_check"
 )
 
 // TaskTypes lists the catalog.
 var TaskTypes = []TaskType{
 	TaskHWSyncReseed, TaskGPUScrub, TaskValidateClean, TaskStorageCleanup, TaskDrain,
-	TaskUninstall, TaskRevokeUser, TaskTerminalClose, TaskHeartbeatCheck,
+	TaskUninstall, TaskRevokeUser, TaskTerminalClose, TaskHeartbeatCheck, TaskCanaryPlant, TaskCanaryCheck,
 }
 
 // Valid reports whether t is in the catalog.

@@ -3,8 +3,8 @@ package lifecycle
 import "testing"
 
 func TestTaskCatalog(t *testing.T) {
-	if len(TaskTypes) != 9 {
-		t.Fatalf("catalog has %d types, want the 9 of DESIGN.md §7", len(TaskTypes))
+	if len(TaskTypes) != 11 {
+		t.Fatalf("catalog has %d types, want the 9 of DESIGN.md §7 and the canary plant and check", len(TaskTypes))
 	}
 	for _, typ := range TaskTypes {
 		if !typ.Valid() {

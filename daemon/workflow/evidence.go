@@ -52,6 +52,10 @@ func summarize(c *runner.Context, t lifecycle.AgentTask) {
 	if len(ev.GPUs) > 0 {
 		c.Detail(p+"gpus_passed", strconv.Itoa(gpusOK)+"/"+strconv.Itoa(len(ev.GPUs)))
 	}
+	if ev.Erase != nil {
+		c.Detail(p+"erase", ev.Erase.By+": "+ev.Erase.Mode)
+		c.Detail(p+"canary", ev.Erase.Canary)
+	}
 	if len(failed) > maxFailedNames {
 		failed = append(failed[:maxFailedNames], "…")
 	}

@@ -9,22 +9,37 @@ import (
 )
 
 // cleanupStorage scrubs the storage the request names through the agent
-// (node.storage_cleanup); none skips it.
+// (node.storage_cleanup); none skips it. Mode drives erases the tenant
+// drives (eraseDrives). A reimage whose MAAS erase will wipe the tenant
+// drives plants canaries on them first (node.canary_plant), read back
+// after the redeploy (checkCanaries).
 func (d Deps) cleanupStorage(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	mode := c.Run.StorageCleanup
-	if mode == "" || mode == lifecycle.StorageNone {
+	if mode == lifecycle.StorageDrives {
+		return d.eraseDrives(ctx, c)
+	}
+	var steps []taskStep
+	if mode != "" && mode != lifecycle.StorageNone {
+		steps = append(steps, taskStep{lifecycle.TaskStorageCleanup, wire.StorageCleanupPayload{Mode: string(mode)}})
+	}
+	if plant, ok := canaryPlant(c); ok {
+		steps = append(steps, taskStep{lifecycle.TaskCanaryPlant, plant})
+	}
+	if len(steps) == 0 {
 		return runner.Skip("storage_cleanup is none"), nil
 	}
 	if _, err := d.decomNode(ctx, c); err != nil {
 		return runner.Outcome{}, err
 	}
-	done, out, err := d.runTasks(ctx, c, []taskStep{
-		{lifecycle.TaskStorageCleanup, wire.StorageCleanupPayload{Mode: string(mode)}},
-	})
+	done, out, err := d.runTasks(ctx, c, steps)
 	if !done {
 		return out, err
 	}
-	return runner.Done("storage cleaned (" + string(mode) + ")"), nil
+	msg := "storage cleaned (" + string(mode) + ")"
+	if steps[len(steps)-1].typ == lifecycle.TaskCanaryPlant {
+		msg += "; canaries planted for MAAS's " + string(c.Run.Erase) + " erase"
+	}
+	return runner.Done(msg), nil
 }
 
 // scrubGPU resets every GPU through the agent (node.gpu_scrub), killing

@@ -12,7 +12,9 @@ import (
 // so the agent of the new OS has enrolled once the node has a
 // certificate again (the agent API wakes NodeKey). The node then returns
 // to active: from offline as the agent's contact recovering, from
-// quarantined as the operator's request (a reimage is one).
+// quarantined as the operator's request (a reimage is one). When the run
+// planted canaries before MAAS's erase, the new agent reads them back
+// first (checkCanaries): a surviving canary quarantines the node.
 func (d Deps) waitForReenrollment(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
 	if err != nil {
@@ -22,6 +24,9 @@ func (d Deps) waitForReenrollment(ctx context.Context, c *runner.Context) (runne
 		return runner.Wait(zero, lifecycle.NodeKey(n.ID)), nil
 	}
 	c.Detail("agent_certificate", "issued at re-enrollment")
+	if done, out, err := d.checkCanaries(ctx, c); !done {
+		return out, err
+	}
 	switch n.Status {
 	case lifecycle.NodeActive:
 		return runner.Done("agent re-enrolled"), nil

@@ -27,6 +27,7 @@ const drainTimeout = time.Second
 func (s *Site) Run(ctx context.Context) error {
 	var hosts sync.WaitGroup
 	s.Sim.OnBoot(func(b maassim.Boot) { s.boot(ctx, b, &hosts) })
+	s.Sim.OnErase(func(e maassim.Erased) { s.erase(ctx, e) })
 	srv := &http.Server{Handler: s.Sim, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(s.ln) }()
@@ -45,11 +46,13 @@ func (s *Site) Run(ctx context.Context) error {
 	return errors.Join(err, s.closeDB())
 }
 
-// boot starts one simulated host on a fresh disk; hosts waits for its agent.
+// boot starts one simulated host on a fresh OS disk; its data drives
+// (simhost.Reinstall) keep their bytes across a redeploy, as real ones do, so
+// only an erase clears them. hosts waits for its agent.
 func (s *Site) boot(ctx context.Context, b maassim.Boot, hosts *sync.WaitGroup) {
 	log := s.log.With("host", b.Hostname)
 	root := filepath.Join(s.dir, b.Hostname)
-	if err := os.RemoveAll(root); err != nil { // a redeploy gets a fresh disk
+	if err := simhost.Reinstall(root); err != nil {
 		log.Error("simulated host did not boot", "err", err)
 		return
 	}

@@ -23,6 +23,8 @@ func (s *Site) Seed(ctx context.Context, st SiteStore) error {
 	p := lifecycle.DefaultSitePolicy(SiteID)
 	p.BatchMaxParallel = 8
 	p.HardwareSyncInterval = "5m"
+	// The simulated hosts' NVMe data drives (the boot disk is never one).
+	p.TenantDrives = &lifecycle.TenantDrives{AllNVMe: true, Filesystem: "ext4"}
 	if err := st.CreateSite(ctx, site, p); err != nil {
 		return err
 	}

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 )
 
 // Tools are the commands Main answers, by name.
-var Tools = []string{"kill", "userdel", "loginctl", "umount", "systemctl"}
+var Tools = []string{"kill", "userdel", "loginctl", "umount", "systemctl", "nvme", "mkfs.ext4", "mkfs.xfs", "mount"}
 
 // Host is a host root the tools act on.
 type Host struct {
@@ -36,6 +37,12 @@ func (h Host) Run(name string, args []string, stdout, stderr io.Writer) int {
 		return h.umount(args, stderr)
 	case "systemctl":
 		return h.systemctl(args, stderr)
+	case "nvme":
+		return h.nvme(args, stdout, stderr)
+	case "mkfs.ext4", "mkfs.xfs":
+		return h.mkfs(strings.TrimPrefix(name, "mkfs."), args, stderr)
+	case "mount":
+		return h.mountTool(args, stderr)
 	}
 	fmt.Fprintf(stderr, "fakehost: run as one of %v, not %s\n", Tools, name)
 	return 2

@@ -19,6 +19,8 @@ type Spec struct {
 	GPUs GPUs
 	// DeployUser is the image's login user (default "ubuntu", UID 1000).
 	DeployUser string
+	// Drives are the NVMe drives; nil is DefaultDrives.
+	Drives []Drive
 }
 
 // BaseMounts are the mount points of a freshly provisioned host.
@@ -56,6 +58,12 @@ func Provision(root string, s Spec) error {
 		}
 	}
 	if err := s.GPUs.install(root); err != nil {
+		return err
+	}
+	if s.Drives == nil {
+		s.Drives = DefaultDrives
+	}
+	if err := installDrives(root, s.Drives); err != nil {
 		return err
 	}
 	return linkTools(root, s.ToolsDir, s.GPUs.Vendor)

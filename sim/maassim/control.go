@@ -97,6 +97,9 @@ func (s *Sim) machineActions() map[string]func(ctx context.Context, sid string, 
 		"fail-erase": func(ctx context.Context, sid string, b ctlBody) error {
 			return s.FailNextErase(ctx, sid, max(b.Count, 1))
 		},
+		"erase-does-nothing": func(ctx context.Context, sid string, b ctlBody) error {
+			return s.EraseDoesNothing(ctx, sid, max(b.Count, 1))
+		},
 		"remove-boss": func(ctx context.Context, sid string, _ ctlBody) error { return s.RemoveBOSS(ctx, sid) },
 		"unlink-pxe":  func(ctx context.Context, sid string, _ ctlBody) error { return s.UnlinkPXE(ctx, sid) },
 		"release":     func(ctx context.Context, sid string, _ ctlBody) error { return s.ReleaseOutOfBand(ctx, sid) },

@@ -52,6 +52,7 @@ func (s *Sim) startErase(m *machine, p releaseParams) []powerIntent {
 // releases the machine (api_twisted.py, modules-final); on failure
 // mark_failed moves it to Failed disk erasing with MAAS's comment.
 func (s *Sim) endErase(m *machine, at time.Time) []powerIntent {
+	method := m.eraseMode
 	m.eraseMode = ""
 	if m.eraseFailures > 0 {
 		m.eraseFailures--
@@ -61,9 +62,40 @@ func (s *Sim) endErase(m *machine, at time.Time) []powerIntent {
 		s.must(m, StatusFailedDiskErasing)
 		return nil
 	}
+	if m.eraseNoops > 0 {
+		m.eraseNoops-- // wipe-disks "succeeds" without touching a disk
+	} else if s.onErase != nil {
+		s.onErase(Erased{SystemID: m.systemID, Hostname: m.hostname, Method: method})
+	}
 	s.event(m, levelInfo, "Disks erased", "")
 	s.event(m, levelDebug, "User releasing node", "")
 	return s.releaseNode(m, at)
+}
+
+// Erased is a finished disk erase: the machine and wipe-disks' method
+// (full, quick or secure).
+type Erased struct {
+	SystemID, Hostname, Method string
+}
+
+// OnErase registers fn to run when a disk erase finishes, to wipe the
+// simulated host's disks as the method does. It runs with the simulator
+// locked, before the machine is released: it must be quick and must not
+// call the simulator.
+func (s *Sim) OnErase(fn func(Erased)) {
+	s.mu.Lock()
+	s.onErase = fn
+	s.mu.Unlock()
+}
+
+// EraseDoesNothing makes m's next n disk erasures report success ("Disks
+// erased") without erasing anything, as MAAS was seen to do: OnErase is
+// not called.
+func (s *Sim) EraseDoesNothing(ctx context.Context, sid string, n int) error {
+	return s.withMachine(ctx, sid, func(m *machine) ([]powerIntent, *apiError) {
+		m.eraseNoops = n
+		return nil, nil
+	})
 }
 
 // abortErase is op=abort of a Disk erasing machine (abort_disk_erasing):

@@ -28,6 +28,7 @@ type machine struct {
 	gen                      int    // bumps on every status change; stale timers check it
 	eraseMode                string // the running erase's method, "" when none
 	eraseFailures            int    // queued disk-erase failures (fault)
+	eraseNoops               int    // queued erases that report success and erase nothing (fault)
 	deployFailures           int    // queued deployment failures (fault)
 	commissionFailures       int    // queued commissioning failures (fault)
 	enableSSH, skipBMCConfig bool

@@ -28,6 +28,7 @@ type Sim struct {
 	ids      int // ids of interfaces, links, disks, partitions, subnets
 	evID     int
 	onBoot   func(Boot)
+	onErase  func(Erased)
 	boots    sync.WaitGroup // running OnBoot hooks
 	stopped  bool           // Run has ended: no more boots
 	hook     *emitter

@@ -17,7 +17,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
 
-	_ "github.com/gpuaas/maas-sidecar/agent/task/drain"     // the agent's task catalog
+	_ "github.com/gpuaas/maas-sidecar/agent/task/canary"    // the agent's task catalog
+	_ "github.com/gpuaas/maas-sidecar/agent/task/drain"     //
 	_ "github.com/gpuaas/maas-sidecar/agent/task/gpuscrub"  //
 	_ "github.com/gpuaas/maas-sidecar/agent/task/heartbeat" //
 	_ "github.com/gpuaas/maas-sidecar/agent/task/hwsync"    //

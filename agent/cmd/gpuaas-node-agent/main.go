@@ -37,6 +37,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
 
 	// The task catalog: one package per task type.
+	_ "github.com/gpuaas/maas-sidecar/agent/task/canary"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/drain"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/gpuscrub"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/heartbeat"

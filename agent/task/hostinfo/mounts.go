@@ -15,6 +15,7 @@ const MountinfoPath = "/proc/self/mountinfo"
 // Mount is one mountinfo line (proc_pid_mountinfo(5)).
 type Mount struct {
 	ID, Parent int
+	MajorMinor string // the device, "259:2"
 	Root       string
 	Point      string // host path, unescaped
 	Options    string
@@ -56,7 +57,7 @@ func ParseMountinfo(s string) ([]Mount, error) {
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("hostinfo: mountinfo line %d has a bad mount id", n+1)
 		}
-		out = append(out, Mount{ID: id, Parent: parent, Root: unescape(f[3]), Point: unescape(f[4]),
+		out = append(out, Mount{ID: id, Parent: parent, MajorMinor: f[2], Root: unescape(f[3]), Point: unescape(f[4]),
 			Options: f[5], FSType: f[sep+1], Source: unescape(f[sep+2])})
 	}
 	return out, nil

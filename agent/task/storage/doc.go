@@ -12,6 +12,10 @@
 // /proc/self/mountinfo, or a different device) are not crossed; they are
 // left and reported.
 //
+// Mode drives erases the tenant drives the payload names with their own
+// sanitize or format, proves it with canaries read back, and makes their
+// filesystems again (agent/task/drives); it touches nothing else.
+//
 // Mode weka unmounts every wekafs mount ("umount", deepest first), proves
 // from mountinfo that none is left, and removes the configured tenant
 // Weka client config paths (by default /root/.weka, where the weka CLI

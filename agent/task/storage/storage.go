@@ -35,8 +35,11 @@ func (Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Resu
 	if err := json.Unmarshal(payload, &p); err != nil {
 		return task.Result{}, fmt.Errorf("storage_cleanup: payload is not a JSON object of the expected shape")
 	}
+	if p.Mode == wire.StorageDrives {
+		return eraseDrives(ctx, env, p)
+	}
 	if p.Mode != wire.StorageLocal && p.Mode != wire.StorageWeka && p.Mode != wire.StorageAll {
-		return task.Result{}, fmt.Errorf("storage_cleanup: mode %q: want local, weka or all", p.Mode)
+		return task.Result{}, fmt.Errorf("storage_cleanup: mode %q: want local, weka, all or drives", p.Mode)
 	}
 	ev := &wire.Evidence{Task: wire.TypeStorageCleanup, CollectedAt: env.Now().UTC()}
 	if p.Mode != wire.StorageLocal {

@@ -46,6 +46,9 @@ func New(t testing.TB) *Host {
 		"loginctl": fakeexec.Output(""),
 		"umount":   h.tool("umount"),
 	})
+	for _, t := range []string{"nvme", "mkfs.ext4", "mkfs.xfs", "mount"} {
+		h.Exec.Set(t, h.tool(t))
+	}
 	return h
 }
 

@@ -11,8 +11,10 @@ import (
 
 // FromEvidence fills a predicate's evidence part from an agent task's
 // evidence JSON, every measurement marked where it was taken: its digest,
-// each check's verdict, the GPU summary and the tool versions. Erase is
-// not measured yet. The caller sets the mode, times, requester and
+// each check's verdict, the GPU summary and the tool versions, and the
+// erase of the tenant drives when the evidence has one (its method, the
+// canary read-back's verdict, and who erased: the drive through the
+// agent, or MAAS). The caller sets the mode, times, requester and
 // previous certificate.
 func FromEvidence(raw []byte, where string) (Predicate, error) {
 	if where != InBandTenantOS && where != AfterRedeploy {
@@ -22,7 +24,7 @@ func FromEvidence(raw []byte, where string) (Predicate, error) {
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		return Predicate{}, fmt.Errorf("evidence: %w", err)
 	}
-	p := Predicate{EvidenceDigest: Digest(raw), Erase: Erase{Method: "none", Canary: NotMeasured}}
+	p := Predicate{EvidenceDigest: Digest(raw), Erase: erase(ev.Erase, where)}
 	for _, c := range ev.Checks {
 		p.Checks = append(p.Checks, Check{Name: c.Name, Verdict: verdict(c.Passed), Where: where, Detail: c.Reason})
 	}
@@ -34,6 +36,20 @@ func FromEvidence(raw []byte, where string) (Predicate, error) {
 		}
 	}
 	return p, nil
+}
+
+// erase is the predicate's erase from the evidence's summary: "drive:
+// sanitize-crypto" or "maas: quick", the canary verdict, and where the
+// read-back ran.
+func erase(e *wire.EraseEvidence, where string) Erase {
+	if e == nil {
+		return Erase{Method: "none", Canary: NotMeasured}
+	}
+	c := e.Canary
+	if c == "" || c == wire.CanaryNotMeasured {
+		c = NotMeasured
+	}
+	return Erase{Method: e.By + ": " + e.Mode, Canary: c, Where: where}
 }
 
 func verdict(passed bool) string {

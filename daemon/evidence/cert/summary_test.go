@@ -30,3 +30,17 @@ func TestFromEvidenceSummarisesAndMarksWhereItWasMeasured(t *testing.T) {
 		t.Fatal("malformed evidence was accepted")
 	}
 }
+
+// The erase of the tenant drives goes into the predicate with who erased,
+// how, and the canary verdict where the read-back ran.
+func TestFromEvidenceCarriesTheErase(t *testing.T) {
+	raw := []byte(`{"task":"node.canary_check","passed":false,"checks":[{"name":"canary:/dev/nvme1n1","passed":false}],
+		"erase":{"by":"maas","mode":"quick","covers":"the first and last 2 MiB of each disk","canary":"failed"}}`)
+	p, err := cert.FromEvidence(raw, cert.AfterRedeploy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (cert.Erase{Method: "maas: quick", Canary: "failed", Where: cert.AfterRedeploy}); p.Erase != want {
+		t.Errorf("erase %+v, want %+v", p.Erase, want)
+	}
+}

@@ -7,6 +7,7 @@
 //	fakehost provision --root DIR [--gpus nvidia:8] [--tools-dir DIR] [--deploy-user ubuntu]
 //	fakehost residue --root DIR '{"user":"tenant1","process":true,...}'
 //	fakehost inspect --root DIR [--keep ubuntu]   (exit 1 when residue is left)
+//	fakehost maas-erase --root DIR --method quick|full|secure   (MAAS's wipe-disks on the drives)
 package main
 
 import (
@@ -32,7 +33,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: fakehost provision|residue|inspect --root DIR ...")
+		fmt.Fprintln(stderr, "usage: fakehost provision|residue|inspect|maas-erase --root DIR ...")
 		return 2
 	}
 	fs := flag.NewFlagSet("fakehost "+args[0], flag.ContinueOnError)
@@ -42,6 +43,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	tools := fs.String("tools-dir", "", "`dir` holding fakehost and fakegpu, linked into usr/bin (provision)")
 	user := fs.String("deploy-user", "ubuntu", "the image's login user (provision)")
 	keep := fs.String("keep", "ubuntu", "comma-separated users that are not tenants (inspect)")
+	method := fs.String("method", "full", "wipe-disks method: quick, full or secure (maas-erase)")
 	if err := fs.Parse(args[1:]); err != nil || *root == "" {
 		fmt.Fprintln(stderr, "fakehost: --root is required")
 		return 2
@@ -68,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 		}
+	case "maas-erase":
+		err = fakehost.MaasErase(*root, *method)
 	default:
 		err = fmt.Errorf("unknown command %q", args[0])
 	}

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 	"github.com/gpuaas/maas-sidecar/sim/maassim"
 	"github.com/gpuaas/maas-sidecar/sim/simhost"
 )
@@ -19,7 +20,8 @@ import (
 // agents boots deployed machines as separate processes: the machine's
 // user-data laid out under dir/<hostname> (its write_files) and the real
 // gpuaas-node-agent binary started against that root. A machine deployed
-// again gets a fresh root and a fresh agent, as a reinstall would.
+// again gets a fresh root and a fresh agent, as a reinstall would; its
+// data drives keep their bytes unless MAAS erased them (erase).
 type agents struct {
 	bin, dir string
 	retry    time.Duration // caps the agents' reconnect backoff when > 0
@@ -67,7 +69,7 @@ func (a *agents) start(b maassim.Boot) (*agentProc, error) {
 		data = []byte(b.RawUserData)
 	}
 	root := filepath.Join(a.dir, b.Hostname)
-	if err := os.RemoveAll(root); err != nil {
+	if err := simhost.Reinstall(root); err != nil { // the data drives stay
 		return nil, err
 	}
 	if a.provision != nil {
@@ -141,5 +143,13 @@ func (p *agentProc) stop() {
 	case <-time.After(5 * time.Second):
 		_ = p.cmd.Process.Kill()
 		<-p.done
+	}
+}
+
+// erase is the simulator's OnErase hook: the host's drives are wiped as
+// wipe-disks' method does.
+func (a *agents) erase(e maassim.Erased) {
+	if err := fakehost.MaasErase(filepath.Join(a.dir, e.Hostname), e.Method); err != nil {
+		a.log.Error("disk erase failed", "hostname", e.Hostname, "err", err)
 	}
 }

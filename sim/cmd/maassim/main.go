@@ -72,6 +72,7 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 			h = hostRoutes(a, h)
 		}
 		sim.OnBoot(a.boot)
+		sim.OnErase(a.erase)
 		defer a.stopAll()
 	}
 	return serve(ctx, c, sim, h)

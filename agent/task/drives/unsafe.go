@@ -1,0 +1,5 @@
+package drives
+
+import "unsafe"
+
+func unsafePointer(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
