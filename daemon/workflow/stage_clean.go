@@ -42,6 +42,15 @@ func (d Deps) validateCleanNode(ctx context.Context, c *runner.Context) (runner.
 	return d.cleanCheck(ctx, c, lifecycle.TaskValidateClean, p, "node validated clean")
 }
 
+// validationVerdict is why a validation that passed still fails the node:
+// the tenancy's history the scrub judged (historyOnly), "" when none.
+func validationVerdict(c *runner.Context, typ lifecycle.TaskType) string {
+	if typ != lifecycle.TaskValidateClean {
+		return ""
+	}
+	return c.Var(varHistoryFailed)
+}
+
 // cleanCheck runs a task whose failure means residue the node may not be
 // allocated with: the node is quarantined (seed 000 §3.3, cleanup
 // validation), node.quarantined is published, and the run fails with
@@ -58,18 +67,34 @@ func (d Deps) cleanCheck(ctx context.Context, c *runner.Context, typ lifecycle.T
 		return d.awaitTask(c, t)
 	}
 	summarize(c, t)
-	if succeeded(t) && evidencePassed(t) {
+	history := validationVerdict(c, typ)
+	passed := succeeded(t) && evidencePassed(t)
+	switch {
+	case passed && history == "":
+		if typ == lifecycle.TaskGPUScrub {
+			c.SetVar(varHistoryFailed, "")
+		}
 		return runner.Done(ok), nil
-	}
-	if t.State == lifecycle.TaskExpired {
+	case t.State == lifecycle.TaskExpired:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailAgentTask, taskFailed(t))
+	}
+	if why := historyOnly(t); why != "" {
+		c.SetVar(varHistoryFailed, why)
+		return runner.Done(ok + "; the tenancy's history fails the node (" + why + "): quarantined after the validation's diagnostic"), nil
 	}
 	if err := d.quarantine(ctx, c); err != nil {
 		return runner.Outcome{}, err
 	}
 	d.observeCleanFailure(c.Run.Mode, t)
+	msg := "the tenancy's history fails the node: " + history
+	if !passed {
+		msg = taskFailed(t).Error()
+		if history != "" {
+			msg += "; the tenancy's history: " + history
+		}
+	}
 	return runner.Outcome{}, runner.Classed(lifecycle.FailCleanupValidation, lifecycle.Errorf(lifecycle.CodeConflict,
-		"workflow", "%s; node quarantined", taskFailed(t)))
+		"workflow", "%s; node quarantined", msg))
 }
 
 // quarantine moves an active or offline node to quarantined as cleanup

@@ -38,6 +38,11 @@ type Residue struct {
 	// StuckGPU makes GPU 0 refuse reset while holding leaked memory: the
 	// residue a scrub cannot clear.
 	StuckGPU bool `json:"stuck_gpu,omitempty"`
+	// Xid is an Xid event the tenancy saw on GPU 0 (NVIDIA only): a
+	// driver line in the kernel log; 48 (double-bit ECC) also counts
+	// the uncorrectable ECC error, volatile and aggregate, as the driver
+	// does.
+	Xid int `json:"xid,omitempty"`
 }
 
 // Injected is what Inject wrote.
@@ -51,6 +56,9 @@ type Injected struct {
 // Inject writes r into the host under root.
 func Inject(root string, r Residue) (Injected, error) {
 	h := Host{Root: root}
+	if r.Xid < 0 || r.Xid > 999 {
+		return Injected{}, fmt.Errorf("fakehost: residue: xid %d: want an Xid code from 1 to 999", r.Xid)
+	}
 	if r.User == "" {
 		r.User = "tenant1"
 	}
@@ -74,6 +82,7 @@ func Inject(root string, r Residue) (Injected, error) {
 		func() error { return h.mount(r.Mount, "nfs4", "storage.tenant:/export/"+u.name) },
 		func() error { return h.mount(r.WekaMount, "wekafs", "weka01/"+u.name) },
 		func() error { return h.gpu(r, out.PIDs) },
+		func() error { return h.xid(r.Xid, out.PIDs) },
 	} {
 		if err == nil {
 			err = f()
