@@ -83,6 +83,18 @@ type GPUState struct {
 	PCIeWidthCurrent  *int64 `json:"pcie_width_current,omitempty"`
 	PCIeWidthMax      *int64 `json:"pcie_width_max,omitempty"`
 	ClockEventReasons string `json:"clock_event_reasons,omitempty"`
+	// PCIe link generation against the GPU's maximum: recorded, not
+	// judged (the driver lowers it while the GPU is idle).
+	PCIeGenCurrent *int64 `json:"pcie_gen_current,omitempty"`
+	PCIeGenMax     *int64 `json:"pcie_gen_max,omitempty"`
+	// Settings a tenant with root can leave behind (NVIDIA): the power
+	// limit against the GPU's default, the ECC mode with a change
+	// pending for the next reset or reboot, and accounting.
+	PowerLimitW        *float64 `json:"power_limit_w,omitempty"`
+	PowerDefaultLimitW *float64 `json:"power_default_limit_w,omitempty"`
+	ECCModeCurrent     string   `json:"ecc_mode_current,omitempty"`
+	ECCModePending     string   `json:"ecc_mode_pending,omitempty"`
+	AccountingMode     string   `json:"accounting_mode,omitempty"`
 }
 
 // GPUProcess is a compute process on a GPU (host PID).

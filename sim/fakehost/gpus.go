@@ -62,6 +62,13 @@ func (g GPUs) install(root string) error {
 		if err := os.WriteFile(filepath.Join(root, "var/log/kern.log"), nil, 0o644); err != nil {
 			return err
 		}
+		// The driver's other clients run as units, as on a real host: DCGM's
+		// host engine and the persistence daemon.
+		for _, u := range []string{"nvidia-dcgm", "nvidia-persistenced"} {
+			if err := (Host{Root: root}).setUnit(u, "enabled", "active"); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range g.Count {
 		bus := 0x18 + 0x0d*i // distinct buses, all below 0x100

@@ -35,7 +35,7 @@ func (h Host) Run(name string, args []string, stdout, stderr io.Writer) int {
 	case "umount":
 		return h.umount(args, stderr)
 	case "systemctl":
-		return h.systemctl(args, stderr)
+		return h.systemctl(args, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "fakehost: run as one of %v, not %s\n", Tools, name)
 	return 2

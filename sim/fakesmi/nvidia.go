@@ -39,7 +39,7 @@ func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	case a.apps != "":
 		code = n.queryApps(a, sel, stdout, stderr)
 	case a.has("-r") || a.has("--gpu-reset"):
-		code = n.reset(sel, stdout)
+		code = n.reset(root, sel, stdout)
 	case a.val("-pm") != "":
 		for _, g := range sel {
 			g.Persistence = map[string]string{"0": "Disabled", "1": "Enabled"}[a.val("-pm")]
@@ -56,6 +56,25 @@ func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	case a.val("-p") == "1":
 		fmt.Fprintln(stderr, "Resetting aggregate ECC errors is not supported on this GPU.")
 		return 3
+	case a.val("-pl") != "":
+		code = n.powerLimit(a.val("-pl"), sel, stdout, stderr)
+	case a.val("-e") == "0" || a.val("-e") == "1":
+		for _, g := range sel {
+			g.ECCPending = map[string]string{"0": "Disabled", "1": "Enabled"}[a.val("-e")]
+			fmt.Fprintf(stdout, "ECC support is already %s for GPU %s.\n", g.ECCPending, g.BusID)
+		}
+		fmt.Fprintln(stdout, "All done.")
+	case a.has("-caa"):
+		for _, g := range sel {
+			g.Accounted = 0
+			fmt.Fprintf(stdout, "Cleared Accounted PIDs for GPU %s.\n", g.BusID)
+		}
+		fmt.Fprintln(stdout, "All done.")
+	case a.has("-rac"):
+		for _, g := range sel {
+			g.AppClocks = false
+			fmt.Fprintf(stdout, "All done.\n")
+		}
 	case a.has("-rgc") || a.has("-rmc"):
 	default:
 		fmt.Fprintln(stderr, "fakesmi: unsupported invocation:", strings.Join(args, " "))
@@ -89,10 +108,11 @@ func (n *NVIDIAState) used(g *NVIDIAGPU) int64 {
 	return u
 }
 
-func (n *NVIDIAState) reset(sel []*NVIDIAGPU, stdout io.Writer) int {
+func (n *NVIDIAState) reset(root string, sel []*NVIDIAGPU, stdout io.Writer) int {
 	var busy []*NVIDIAGPU
+	client := clientActive(root)
 	for _, g := range sel {
-		inUse := g.RefuseReset || g.Persistence == "Enabled" || slices.ContainsFunc(n.Processes, func(p GPUProcess) bool { return p.GPU == g.UUID })
+		inUse := client || g.RefuseReset || g.Persistence == "Enabled" || slices.ContainsFunc(n.Processes, func(p GPUProcess) bool { return p.GPU == g.UUID })
 		if inUse {
 			busy = append(busy, g)
 		}

@@ -73,7 +73,26 @@ type NVIDIAGPU struct {
 	// the active clock event bitmask (empty: idle).
 	PCIeWidth   int    `json:"pcie_width,omitempty"`
 	ClockEvents string `json:"clock_events,omitempty"`
+	// Settings a tenant with root can change: the power limit (0: the
+	// default, 700 W), the ECC mode pending for the next reboot ("":
+	// Enabled, as current), accounting, applications clocks set.
+	PowerLimitW float64 `json:"power_limit_w,omitempty"`
+	ECCPending  string  `json:"ecc_mode_pending,omitempty"`
+	Accounting  string  `json:"accounting_mode,omitempty"`
+	Accounted   int     `json:"accounted_apps,omitempty"`
+	AppClocks   bool    `json:"app_clocks_set,omitempty"`
 }
+
+// PowerDefaultW is every simulated GPU's default power limit (H100 SXM).
+const PowerDefaultW = 700.0
+
+// ClientUnits are the systemd units of the NVIDIA driver's other
+// clients; while one is active (its state file under UnitsDir says so)
+// the fake refuses a reset, as the driver does.
+var ClientUnits = []string{"nvidia-dcgm", "dcgm-exporter", "nvidia-persistenced"}
+
+// UnitsDir holds the simulated host's unit states (the fake systemctl's).
+const UnitsDir = "/run/fakehost/units"
 
 // GPUProcess is a compute process; GPU is a UUID (NVIDIA) or index (AMD).
 type GPUProcess struct {
