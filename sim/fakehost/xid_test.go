@@ -56,3 +56,24 @@ func TestInjectXidRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The link faults land on GPU 0 of the fake tool's state.
+func TestInjectLinkFaults(t *testing.T) {
+	root := t.TempDir()
+	if err := fakehost.Provision(root, fakehost.Spec{GPUs: fakehost.GPUs{Vendor: fakehost.VendorNVIDIA, Count: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fakehost.Inject(root, fakehost.Residue{NarrowPCIe: true, NVLinkDown: true, RefuseReset: true}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := fakesmi.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := s.NVIDIA.GPUs[0]; g.PCIeWidth != 8 || len(g.NVLinkDown) != 1 || !g.RefuseReset || g.Held {
+		t.Errorf("GPU 0 %+v; want x8, a link down, refusing reset, driver not held", g)
+	}
+	if g := s.NVIDIA.GPUs[1]; g.PCIeWidth != 0 || len(g.NVLinkDown) != 0 || g.NVLinks != 18 {
+		t.Errorf("GPU 1 %+v; want untouched with 18 links", g)
+	}
+}

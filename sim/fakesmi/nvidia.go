@@ -18,7 +18,7 @@ const (
 // NVIDIASMI answers one nvidia-smi invocation and returns its exit code.
 func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	s, err := Load(root)
-	if err != nil || s.NVIDIA == nil {
+	if err != nil || s.NVIDIA == nil || !DriverLoaded(root) {
 		fmt.Fprintln(stdout, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.")
 		return 9
 	}
@@ -30,6 +30,8 @@ func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case a.has("--help-query-gpu"):
 		code = n.helpQueryGPU(stdout)
+	case len(args) > 1 && args[0] == "nvlink":
+		code = n.nvlink(args[1], sel, stdout, stderr)
 	case len(args) > 0 && args[0] == "mig":
 		code = n.mig(a, sel, stdout)
 	case a.val("-mig") != "":
@@ -126,7 +128,7 @@ func (n *NVIDIAState) reset(root string, sel []*NVIDIAGPU, stdout io.Writer) int
 		return exitInternal
 	}
 	for _, g := range sel {
-		g.LeakedMiB, g.RemapPending, g.MIGCurrent, g.Resets = 0, noIfSet(g.RemapPending), g.MIGPending, g.Resets+1
+		g.LeakedMiB, g.RemapPending, g.MIGCurrent, g.Resets, g.NVLinkCRC = 0, noIfSet(g.RemapPending), g.MIGPending, g.Resets+1, 0
 		if !g.ResetSilent {
 			fmt.Fprintf(stdout, "GPU %s was successfully reset.\n", g.BusID)
 		}

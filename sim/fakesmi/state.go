@@ -61,6 +61,9 @@ type NVIDIAGPU struct {
 	Recovery       string `json:"recovery_action"`
 	RefuseReset    bool   `json:"refuse_reset,omitempty"`
 	Resets         int    `json:"resets,omitempty"`
+	// Held: a process holds the GPU's device file, so the driver cannot
+	// be unloaded (modprobe -r: "Module nvidia is in use").
+	Held bool `json:"held,omitempty"`
 	// ResetSilent: -r resets the GPU but does not name it (a fault).
 	ResetSilent bool `json:"reset_silent,omitempty"`
 	// MIG instances; mig -dci / -dgi destroy them.
@@ -81,6 +84,12 @@ type NVIDIAGPU struct {
 	Accounting  string  `json:"accounting_mode,omitempty"`
 	Accounted   int     `json:"accounted_apps,omitempty"`
 	AppClocks   bool    `json:"app_clocks_set,omitempty"`
+	// NVLinks is the GPU's link count (0: no NVLink; an H100 SXM has 18);
+	// NVLinkDown are links that are down; NVLinkCRC counts CRC errors on
+	// link 0, which a reset clears.
+	NVLinks    int   `json:"nvlinks,omitempty"`
+	NVLinkDown []int `json:"nvlink_down,omitempty"`
+	NVLinkCRC  int64 `json:"nvlink_crc_errors,omitempty"`
 }
 
 // PowerDefaultW is every simulated GPU's default power limit (H100 SXM).

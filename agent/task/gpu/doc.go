@@ -26,7 +26,10 @@
 // nvidia-persistenced) are stopped first and started again after, NVIDIA
 // persistence mode is turned off first and restored after, a GPU counts
 // as reset only when nvidia-smi names it, and the NVSwitch fabric is
-// polled back to Completed before the GPU is read back. After the reset
+// polled back to Completed before the GPU is read back. A GPU that
+// refuses reset falls back to unloading and loading the driver's modules
+// (modprobe refuses while anything holds it: the host then needs a
+// reboot, which the evidence says). After the reset
 // the settings a tenant with root can leave go back to the GPU's
 // defaults (clocks, compute mode, accounted processes, the power limit,
 // a pending ECC mode change), each a step with its values; a power limit

@@ -96,6 +96,7 @@ func (n NVIDIA) Inventory(ctx context.Context) ([]Device, error) {
 			}
 		}
 	}
+	n.readNVLinks(ctx, devs)
 	return devs, nil
 }
 

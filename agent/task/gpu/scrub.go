@@ -113,11 +113,18 @@ func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, x
 	if !busy {
 		resetErrs = v.Reset(ctx, before)
 	}
+	var reload wire.Check
+	if dr, ok := v.(DriverReloader); ok && !busy && refused(resetErrs) {
+		reload = reloadDriver(ctx, env, dr.Modules())
+		checks = append(checks, reload)
+	}
 	for _, d := range before {
 		c := wire.Check{Name: "reset", Passed: !busy && resetErrs[d.ID.UUID] == nil}
 		switch {
 		case busy:
 			c.Reason = "skipped: compute processes remain on this vendor's GPUs"
+		case resetErrs[d.ID.UUID] != nil && reload.Passed:
+			c.Passed, c.Reason = true, resetErrs[d.ID.UUID].Error()+"; the driver was unloaded and loaded again instead"
 		case resetErrs[d.ID.UUID] != nil:
 			c.Reason = resetErrs[d.ID.UUID].Error()
 		}
@@ -129,6 +136,16 @@ func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, x
 	}
 	after, err := v.Inventory(ctx)
 	return verdicts(before, after, err, steps, limit(v, o)), checks
+}
+
+// refused reports whether any GPU's reset failed.
+func refused(errs map[string]error) bool {
+	for _, err := range errs {
+		if err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // processes checks one GPU for compute processes, killing them if allowed.
