@@ -80,3 +80,41 @@ func TestXidHistoryEscalatesThenQuarantines(t *testing.T) {
 		t.Errorf("decommission counters: %v", diff)
 	}
 }
+
+// The scrub and the validation read the kernel log from the end of the
+// node's last completed run: a node with none sends no tenancy_since (the
+// agent reads this boot); the turnover after a completed one sends that
+// run's completion time with both tasks.
+func TestTurnoverSendsTheTenancysStart(t *testing.T) {
+	s := newSite(t)
+	n := s.deployedNode("c20u04", "10.0.20.4")
+	seen := s.runAgent(n.ID, cleanHost)
+	first := s.wait(s.decommission(n, lifecycle.DecommissionRequest{Mode: lifecycle.ModeSoftReset}), 30*time.Second)
+	if first.Status != lifecycle.JobCompleted || first.CompletedAt == nil {
+		t.Fatalf("first turnover %s", first.Status)
+	}
+	second := s.wait(s.decommission(s.node(n.ID), lifecycle.DecommissionRequest{Mode: lifecycle.ModeSoftReset}), 30*time.Second)
+	if second.Status != lifecycle.JobCompleted {
+		t.Fatalf("second turnover %s", second.Status)
+	}
+	var since []string
+	seen.mu.Lock()
+	for _, tk := range seen.tasks {
+		if tk.Type == lifecycle.TaskGPUScrub || tk.Type == lifecycle.TaskValidateClean {
+			var p struct {
+				TenancySince *time.Time `json:"tenancy_since"`
+			}
+			_ = json.Unmarshal(tk.Payload, &p)
+			v := "none"
+			if p.TenancySince != nil {
+				v = p.TenancySince.UTC().Format(time.RFC3339Nano)
+			}
+			since = append(since, v)
+		}
+	}
+	seen.mu.Unlock()
+	end := first.CompletedAt.UTC().Format(time.RFC3339Nano)
+	if strings.Join(since, ",") != "none,none,"+end+","+end {
+		t.Errorf("tenancy_since of scrub, validate, scrub, validate = %v; want none twice, then %s", since, end)
+	}
+}

@@ -31,14 +31,16 @@ func (d Deps) cleanupStorage(ctx context.Context, c *runner.Context) (runner.Out
 // compute processes the drain left. A scrub that cannot clear a GPU
 // quarantines the node.
 func (d Deps) scrubGPU(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	return d.cleanCheck(ctx, c, lifecycle.TaskGPUScrub, wire.GPUScrubPayload{KillProcesses: true}, "GPUs scrubbed")
+	p := wire.GPUScrubPayload{KillProcesses: true, TenancySince: d.tenancySince(ctx, c)}
+	return d.cleanCheck(ctx, c, lifecycle.TaskGPUScrub, p, "GPUs scrubbed")
 }
 
 // validateCleanNode proves the node clean through the agent
 // (node.validate_clean); a failed validation quarantines it.
 func (d Deps) validateCleanNode(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	dc := c.Policy.DCGMFor(c.Run.Mode, d.scrubHistory(ctx, c))
-	p := wire.ValidateCleanPayload{DCGM: &wire.DCGMPolicy{Off: dc.Off, Level: dc.Level, Escalate: dc.Escalate, TimeoutSeconds: dc.TimeoutSeconds}}
+	p := wire.ValidateCleanPayload{DCGM: &wire.DCGMPolicy{Off: dc.Off, Level: dc.Level, Escalate: dc.Escalate, TimeoutSeconds: dc.TimeoutSeconds},
+		TenancySince: d.tenancySince(ctx, c)}
 	return d.cleanCheck(ctx, c, lifecycle.TaskValidateClean, p, "node validated clean")
 }
 
