@@ -87,6 +87,34 @@ type GPUState struct {
 	PCIeWidthCurrent  *int64 `json:"pcie_width_current,omitempty"`
 	PCIeWidthMax      *int64 `json:"pcie_width_max,omitempty"`
 	ClockEventReasons string `json:"clock_event_reasons,omitempty"`
+	// PCIe link generation against the GPU's maximum: recorded, not
+	// judged (the driver lowers it while the GPU is idle).
+	PCIeGenCurrent *int64 `json:"pcie_gen_current,omitempty"`
+	PCIeGenMax     *int64 `json:"pcie_gen_max,omitempty"`
+	// Settings a tenant with root can leave behind (NVIDIA): the power
+	// limit against the GPU's default, the ECC mode with a change
+	// pending for the next reset or reboot, and accounting.
+	PowerLimitW        *float64 `json:"power_limit_w,omitempty"`
+	PowerDefaultLimitW *float64 `json:"power_default_limit_w,omitempty"`
+	ECCModeCurrent     string   `json:"ecc_mode_current,omitempty"`
+	ECCModePending     string   `json:"ecc_mode_pending,omitempty"`
+	AccountingMode     string   `json:"accounting_mode,omitempty"`
+	// NVLink (nvidia-smi nvlink -s and -e): how many links the GPU has
+	// and how many are up (nil: no NVLink, or the tool did not answer),
+	// and the links that are down or count errors.
+	NVLinksTotal  *int64   `json:"nvlinks_total,omitempty"`
+	NVLinksActive *int64   `json:"nvlinks_active,omitempty"`
+	NVLinks       []NVLink `json:"nvlinks,omitempty"`
+}
+
+// NVLink is one NVLink link of a GPU: whether it is up, its speed, and
+// its non-zero error counters by name as nvidia-smi nvlink -e prints them
+// ("Replay Errors", "Recovery Errors", "CRC Errors", ...).
+type NVLink struct {
+	Link   int              `json:"link"`
+	Active bool             `json:"active"`
+	Speed  string           `json:"speed,omitempty"`
+	Errors map[string]int64 `json:"errors,omitempty"`
 }
 
 // GPUProcess is a compute process on a GPU (host PID).

@@ -67,4 +67,8 @@ type ValidateCleanPayload struct {
 	// DCGM is the diagnostic the site's policy asks for; nil runs none
 	// (a daemon that predates it), and the evidence says so.
 	DCGM *DCGMPolicy `json:"dcgm,omitempty"`
+	// TenancySince is when the tenancy began as the daemon knows it:
+	// the validation lists the kernel log's Xid events from then on and
+	// they raise the DCGM level; absent, it reads no kernel log.
+	TenancySince *time.Time `json:"tenancy_since,omitempty"`
 }

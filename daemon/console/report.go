@@ -18,6 +18,9 @@ type report struct {
 	Checks []wire.Check
 	GPUs   []gpuRow
 	Tools  []wire.ToolVersion
+	// Diag is the DCGM diagnostic of a validation: the level run and
+	// asked for, what escalated it, and each test's result per GPU.
+	Diag *wire.DiagEvidence
 }
 
 // gpuRow is one GPU of a report: identity, memory and compute processes
@@ -36,7 +39,7 @@ func evidenceReport(raw json.RawMessage) report {
 	if dec.Decode(&e) != nil {
 		return report{}
 	}
-	r := report{OK: true, Checks: e.Checks, Tools: e.Tools}
+	r := report{OK: true, Checks: e.Checks, Tools: e.Tools, Diag: e.Diag}
 	for _, g := range e.GPUs {
 		row := gpuRow{GPUEvidence: g, Steps: steps(g.Steps)}
 		row.Memory = change(g, memUsed) + " MiB"

@@ -1,7 +1,9 @@
 package console
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
@@ -35,5 +37,28 @@ func TestEvidenceReport(t *testing.T) {
 	}
 	if r := evidenceReport(json.RawMessage(`{"something": "else"}`)); r.OK {
 		t.Fatal("a document of another shape was read as the agent's evidence")
+	}
+}
+
+// TestEvidenceReportShowsTheDiagnostic: a validation's DCGM diagnostic
+// renders with the level run, the level asked for, what escalated it and
+// each test's result per GPU (with its warning); before, the report
+// showed only the dcgm_diag check's one line.
+func TestEvidenceReportShowsTheDiagnostic(t *testing.T) {
+	ev := wire.Evidence{Task: "node.validate_clean", Checks: []wire.Check{{Name: "dcgm_diag", Reason: "memory on GPU 0: DBE"}},
+		Diag: &wire.DiagEvidence{Tool: "dcgmi", State: "ran", RequestedLevel: 1, Level: 2, TimeoutSeconds: 1200, DurationMS: 95000,
+			EscalatedBy: []string{"GPU 0: Xid 48 (double-bit ECC error): quarantine"}, Reason: "memory on GPU 0: GPU 0 failed the memory test",
+			Tests: []wire.DiagTest{{Category: "Hardware", Name: "memory", Status: "Fail", Results: []wire.DiagResult{
+				{GPU: 0, Status: "Fail", Warnings: []string{"GPU 0 failed the memory test"}}, {GPU: 1, Status: "Pass"}}}}}}
+	raw, _ := json.Marshal(ev)
+	var b bytes.Buffer
+	if err := pages["run"].ExecuteTemplate(&b, "report", json.RawMessage(raw)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"level 2 (escalated from level 1)", "bound 1200 s", "Escalated by: GPU 0: Xid 48 (double-bit ECC error): quarantine",
+		"Hardware / memory", "GPU 0 Fail (GPU 0 failed the memory test), GPU 1 Pass"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, b.String())
+		}
 	}
 }

@@ -62,6 +62,9 @@ func summarize(c *runner.Context, t lifecycle.AgentTask) {
 	if len(failed) > 0 {
 		c.Detail(p+"failed", strings.Join(failed, ","))
 	}
+	if ev.Diag != nil {
+		c.Detail(p+"dcgm", diagSummary(ev.Diag))
+	}
 }
 
 // evidencePassed reports whether a succeeded task's evidence, when it

@@ -46,15 +46,26 @@ func (d Deps) cleanupStorage(ctx context.Context, c *runner.Context) (runner.Out
 // compute processes the drain left. A scrub that cannot clear a GPU
 // quarantines the node.
 func (d Deps) scrubGPU(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	return d.cleanCheck(ctx, c, lifecycle.TaskGPUScrub, wire.GPUScrubPayload{KillProcesses: true}, "GPUs scrubbed")
+	p := wire.GPUScrubPayload{KillProcesses: true, TenancySince: d.tenancySince(ctx, c)}
+	return d.cleanCheck(ctx, c, lifecycle.TaskGPUScrub, p, "GPUs scrubbed")
 }
 
 // validateCleanNode proves the node clean through the agent
 // (node.validate_clean); a failed validation quarantines it.
 func (d Deps) validateCleanNode(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	dc := c.Policy.DCGMFor(c.Run.Mode, d.scrubHistory(ctx, c))
-	p := wire.ValidateCleanPayload{DCGM: &wire.DCGMPolicy{Off: dc.Off, Level: dc.Level, Escalate: dc.Escalate, TimeoutSeconds: dc.TimeoutSeconds}}
+	p := wire.ValidateCleanPayload{DCGM: &wire.DCGMPolicy{Off: dc.Off, Level: dc.Level, Escalate: dc.Escalate, TimeoutSeconds: dc.TimeoutSeconds},
+		TenancySince: d.tenancySince(ctx, c)}
 	return d.cleanCheck(ctx, c, lifecycle.TaskValidateClean, p, "node validated clean")
+}
+
+// validationVerdict is why a validation that passed still fails the node:
+// the tenancy's history the scrub judged (historyOnly), "" when none.
+func validationVerdict(c *runner.Context, typ lifecycle.TaskType) string {
+	if typ != lifecycle.TaskValidateClean {
+		return ""
+	}
+	return c.Var(varHistoryFailed)
 }
 
 // cleanCheck runs a task whose failure means residue the node may not be
@@ -73,18 +84,34 @@ func (d Deps) cleanCheck(ctx context.Context, c *runner.Context, typ lifecycle.T
 		return d.awaitTask(c, t)
 	}
 	summarize(c, t)
-	if succeeded(t) && evidencePassed(t) {
+	history := validationVerdict(c, typ)
+	passed := succeeded(t) && evidencePassed(t)
+	switch {
+	case passed && history == "":
+		if typ == lifecycle.TaskGPUScrub {
+			c.SetVar(varHistoryFailed, "")
+		}
 		return runner.Done(ok), nil
-	}
-	if t.State == lifecycle.TaskExpired {
+	case t.State == lifecycle.TaskExpired:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailAgentTask, taskFailed(t))
+	}
+	if why := historyOnly(t); why != "" {
+		c.SetVar(varHistoryFailed, why)
+		return runner.Done(ok + "; the tenancy's history fails the node (" + why + "): quarantined after the validation's diagnostic"), nil
 	}
 	if err := d.quarantine(ctx, c); err != nil {
 		return runner.Outcome{}, err
 	}
 	d.observeCleanFailure(c.Run.Mode, t)
+	msg := "the tenancy's history fails the node: " + history
+	if !passed {
+		msg = taskFailed(t).Error()
+		if history != "" {
+			msg += "; the tenancy's history: " + history
+		}
+	}
 	return runner.Outcome{}, runner.Classed(lifecycle.FailCleanupValidation, lifecycle.Errorf(lifecycle.CodeConflict,
-		"workflow", "%s; node quarantined", taskFailed(t)))
+		"workflow", "%s; node quarantined", msg))
 }
 
 // quarantine moves an active or offline node to quarantined as cleanup

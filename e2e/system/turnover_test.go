@@ -23,8 +23,11 @@ import (
 // with the real agent API, runs a tenant turnover's tasks (revoke users,
 // storage cleanup, GPU scrub, clean validation) on a simulated host with
 // eight NVIDIA GPUs and the fake host tools on its PATH. Residue of every
-// kind ends cleared with passing evidence; a GPU that refuses reset fails
-// the scrub and the validation and is left as residue.
+// kind ends cleared with passing evidence; a GPU that refuses reset while
+// something holds the driver fails the scrub and the validation and is
+// left as residue; one that refuses while nothing holds it is cleared by
+// the scrub's driver reload (with a narrowed PCIe link and a down NVLink,
+// history events, it still passes).
 func TestAgentBinaryTurnsASimulatedHostOver(t *testing.T) {
 	if bins.err != nil {
 		t.Fatalf("building the binaries under test: %v", bins.err)
@@ -39,6 +42,8 @@ func TestAgentBinaryTurnsASimulatedHostOver(t *testing.T) {
 			GPUMemoryMiB: 4096, ScratchFile: true}, nil, 0},
 		{"a GPU that refuses reset", fakehost.Residue{User: "tenant1", Process: true, GPUMemoryMiB: 4096, StuckGPU: true},
 			[]lifecycle.TaskType{lifecycle.TaskGPUScrub, lifecycle.TaskValidateClean}, 1},
+		{"a refused reset the driver reload clears", fakehost.Residue{User: "tenant1", Process: true, GPUMemoryMiB: 4096, RefuseReset: true,
+			NarrowPCIe: true, NVLinkDown: true}, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

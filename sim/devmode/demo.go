@@ -34,11 +34,12 @@ try, in another terminal:
   %s onboarding list --site %s
   %s onboard --site %s --sku mi300x.192g.8gpu --hostname %s --ipmi-ip %s
   curl -s -X POST %s_sim/machines/<system_id>/release   # an out-of-band release
+  curl -s -X POST %s_sim/booted/<hostname>/residue -d '{"xid":48}'   # an Xid 48 in the tenancy
   %s node decommission <node_id> --mode soft_reset --storage-cleanup all --reason "tenant turnover"
 Ctrl-C stops everything.
 
 `, len(s.Hosts), adminAddr, adminAddr, filepath.Join(stateDir, "admin.token"), adminAddr, s.URL, s.regionDBLine(), env, exe, exe, SiteID,
-		exe, SiteID, s.Hosts[len(s.Hosts)-1].Hostname, s.Hosts[len(s.Hosts)-1].IPMI, strings.TrimSuffix(s.URL, "MAAS/"), exe)
+		exe, SiteID, s.Hosts[len(s.Hosts)-1].Hostname, s.Hosts[len(s.Hosts)-1].IPMI, strings.TrimSuffix(s.URL, "MAAS/"), strings.TrimSuffix(s.URL, "MAAS/"), exe)
 }
 
 // regionDBLine is the banner's region database line.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 	"github.com/gpuaas/maas-sidecar/sim/maassim"
 	"github.com/gpuaas/maas-sidecar/sim/simhost"
 )
@@ -28,7 +29,7 @@ func (s *Site) Run(ctx context.Context) error {
 	var hosts sync.WaitGroup
 	s.Sim.OnBoot(func(b maassim.Boot) { s.boot(ctx, b, &hosts) })
 	s.Sim.OnErase(func(e maassim.Erased) { s.erase(ctx, e) })
-	srv := &http.Server{Handler: s.Sim, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: fakehost.Routes(s.up.withRoot, s.Sim), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(s.ln) }()
 	// Sim.Run returns after ctx ends and its OnBoot hooks have returned;
@@ -52,6 +53,7 @@ func (s *Site) Run(ctx context.Context) error {
 func (s *Site) boot(ctx context.Context, b maassim.Boot, hosts *sync.WaitGroup) {
 	log := s.log.With("host", b.Hostname)
 	root := filepath.Join(s.dir, b.Hostname)
+	s.up.set(b.Hostname, false)
 	if err := simhost.Reinstall(root); err != nil {
 		log.Error("simulated host did not boot", "err", err)
 		return
@@ -64,6 +66,7 @@ func (s *Site) boot(ctx context.Context, b maassim.Boot, hosts *sync.WaitGroup) 
 		return
 	}
 	log.Info("simulated host booted; its agent is starting", "root", root)
+	s.up.set(b.Hostname, true)
 	hosts.Go(func() {
 		if err := h.Wait(); err != nil && ctx.Err() == nil {
 			log.Error("simulated host's agent stopped", "err", err)

@@ -40,6 +40,7 @@ type Site struct {
 	ln            net.Listener
 	log           *slog.Logger
 	db            *regionDB // nil: no region database (StartRegionDB)
+	up            booted
 }
 
 // New builds the simulated site and binds the simulator's listener;
@@ -67,6 +68,7 @@ func New(o Options) (*Site, error) {
 	}
 	s := &Site{Sim: sim, URL: "http://" + ln.Addr().String() + "/MAAS/", Secrets: mem, BMCs: Fleet{},
 		apiKey: key, webhookSecret: randomKey(), dir: filepath.Join(o.StateDir, "hosts"), ln: ln, log: o.Logger}
+	s.up.dir = s.dir
 	for i := 1; i <= o.Hosts; i++ {
 		h := Host{Hostname: fmt.Sprintf("gpu%02d", i), IPMI: fmt.Sprintf("10.10.0.%d", i)}
 		s.BMCs[h.IPMI] = sim.AddHost(maassim.HostSpec{PowerAddress: h.IPMI})

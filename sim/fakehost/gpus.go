@@ -62,6 +62,20 @@ func (g GPUs) install(root string) error {
 		if err := os.WriteFile(filepath.Join(root, "var/log/kern.log"), nil, 0o644); err != nil {
 			return err
 		}
+		// The driver's other clients run as units, as on a real host: DCGM's
+		// host engine and the persistence daemon.
+		var mods strings.Builder
+		for _, m := range fakesmi.NVIDIAModules {
+			mods.WriteString(fakesmi.ModuleLine(m) + "\n")
+		}
+		if err := os.WriteFile(filepath.Join(root, fakesmi.ModulesPath), []byte(mods.String()), 0o644); err != nil {
+			return err
+		}
+		for _, u := range []string{"nvidia-dcgm", "nvidia-persistenced"} {
+			if err := (Host{Root: root}).setUnit(u, "enabled", "active"); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range g.Count {
 		bus := 0x18 + 0x0d*i // distinct buses, all below 0x100
@@ -93,7 +107,8 @@ func nvidiaGPU(i, bus int) fakesmi.NVIDIAGPU {
 	return fakesmi.NVIDIAGPU{Index: i, UUID: fmt.Sprintf("GPU-5e0c1a7b-%04x-4f1e-9a3c-0d2b8e6f%04x", i, bus),
 		Serial: strconv.Itoa(1654922000001 + i), BusID: fmt.Sprintf("00000000:%02X:00.0", bus), Name: "NVIDIA H100 80GB HBM3",
 		MemoryTotalMiB: 81559, Persistence: "Enabled", ComputeMode: "Default", MIGCurrent: "Disabled", MIGPending: "Disabled",
-		RemapPending: "No", RemapFailure: "No", FabricState: "Completed", FabricStatus: "Success", Recovery: "None"}
+		RemapPending: "No", RemapFailure: "No", FabricState: "Completed", FabricStatus: "Success", Recovery: "None",
+		NVLinks: 18}
 }
 
 func amdGPU(i, bus int) fakesmi.AMDGPU {

@@ -36,7 +36,7 @@ func (h Host) Run(name string, args []string, stdout, stderr io.Writer) int {
 	case "umount":
 		return h.umount(args, stderr)
 	case "systemctl":
-		return h.systemctl(args, stderr)
+		return h.systemctl(args, stdout, stderr)
 	case "nvme":
 		return h.nvme(args, stdout, stderr)
 	case "mkfs.ext4", "mkfs.xfs":

@@ -115,7 +115,7 @@ func linkTools(root, dir, vendor string) error {
 	}
 	switch vendor {
 	case VendorNVIDIA:
-		links["nvidia-smi"], links["dcgmi"] = "fakegpu", "fakegpu"
+		links["nvidia-smi"], links["dcgmi"], links["modprobe"] = "fakegpu", "fakegpu", "fakegpu"
 	case VendorAMD:
 		links["amd-smi"] = "fakegpu"
 	}

@@ -35,9 +35,23 @@ type Residue struct {
 	GPUMemoryMiB int64 `json:"gpu_memory_mib,omitempty"`
 	// ScratchFile leaves files of the user in /tmp and /var/tmp.
 	ScratchFile bool `json:"scratch_file,omitempty"`
-	// StuckGPU makes GPU 0 refuse reset while holding leaked memory: the
-	// residue a scrub cannot clear.
+	// StuckGPU makes GPU 0 refuse reset while holding leaked memory, and
+	// something holds its device so that the driver cannot be unloaded:
+	// the residue a scrub cannot clear (the host needs a reboot).
 	StuckGPU bool `json:"stuck_gpu,omitempty"`
+	// RefuseReset (NVIDIA) makes GPU 0 refuse reset with leaked memory
+	// while nothing holds the driver: the scrub's driver reload clears it.
+	RefuseReset bool `json:"refuse_reset,omitempty"`
+	// NarrowPCIe (NVIDIA) trains GPU 0's PCIe link at x8 of its x16;
+	// NVLinkDown takes its NVLink 3 down: history events that raise the
+	// DCGM level.
+	NarrowPCIe bool `json:"narrow_pcie,omitempty"`
+	NVLinkDown bool `json:"nvlink_down,omitempty"`
+	// Xid is an Xid event the tenancy saw on GPU 0 (NVIDIA only): a
+	// driver line in the kernel log; 48 (double-bit ECC) also counts
+	// the uncorrectable ECC error, volatile and aggregate, as the driver
+	// does.
+	Xid int `json:"xid,omitempty"`
 }
 
 // Injected is what Inject wrote.
@@ -51,6 +65,9 @@ type Injected struct {
 // Inject writes r into the host under root.
 func Inject(root string, r Residue) (Injected, error) {
 	h := Host{Root: root}
+	if r.Xid < 0 || r.Xid > 999 {
+		return Injected{}, fmt.Errorf("fakehost: residue: xid %d: want an Xid code from 1 to 999", r.Xid)
+	}
 	if r.User == "" {
 		r.User = "tenant1"
 	}
@@ -74,6 +91,7 @@ func Inject(root string, r Residue) (Injected, error) {
 		func() error { return h.mount(r.Mount, "nfs4", "storage.tenant:/export/"+u.name) },
 		func() error { return h.mount(r.WekaMount, "wekafs", "weka01/"+u.name) },
 		func() error { return h.gpu(r, out.PIDs) },
+		func() error { return h.xid(r.Xid, out.PIDs) },
 	} {
 		if err == nil {
 			err = f()
@@ -176,7 +194,7 @@ func (h Host) mount(point, fstype, source string) error {
 
 // gpu adds the compute process and the stuck GPU to the fake GPU state.
 func (h Host) gpu(r Residue, pids []int) error {
-	if r.GPUMemoryMiB <= 0 && !r.StuckGPU {
+	if r.GPUMemoryMiB <= 0 && !r.StuckGPU && !r.RefuseReset && !r.NarrowPCIe && !r.NVLinkDown {
 		return nil
 	}
 	s, err := fakesmi.Load(h.Root)
@@ -190,7 +208,16 @@ func (h Host) gpu(r Residue, pids []int) error {
 			s.NVIDIA.Processes = append(s.NVIDIA.Processes, fakesmi.GPUProcess{GPU: g.UUID, PID: pids[0], Name: "python3", UsedMiB: r.GPUMemoryMiB})
 		}
 		if r.StuckGPU {
+			g.RefuseReset, g.Held, g.LeakedMiB = true, true, max(g.LeakedMiB, 2048)
+		}
+		if r.RefuseReset {
 			g.RefuseReset, g.LeakedMiB = true, max(g.LeakedMiB, 2048)
+		}
+		if r.NarrowPCIe {
+			g.PCIeWidth = 8
+		}
+		if r.NVLinkDown {
+			g.NVLinks, g.NVLinkDown = max(g.NVLinks, 4), []int{3}
 		}
 	case s.AMD != nil && len(s.AMD.GPUs) > 0:
 		g := &s.AMD.GPUs[0]

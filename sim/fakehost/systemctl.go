@@ -5,19 +5,24 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/gpuaas/maas-sidecar/sim/fakesmi"
 )
 
 // unitDir holds the fake systemctl's state: one file per unit that was
 // enabled, disabled, started or stopped, holding "enabled active",
 // "disabled inactive" and so on.
-const unitDir = "/run/fakehost/units"
+const unitDir = fakesmi.UnitsDir
 
-// systemctl is systemctl's "enable|disable UNIT...", "restart|stop UNIT"
-// and "daemon-reload"; the state is recorded under unitDir (nothing
-// runs). Anything else exits 1.
-func (h Host) systemctl(args []string, stderr io.Writer) int {
+// systemctl is systemctl's "enable|disable UNIT...", "start|restart|stop
+// UNIT", "is-active [--quiet] UNIT" and "daemon-reload"; the state is
+// recorded under unitDir (nothing runs). Anything else exits 1.
+func (h Host) systemctl(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 1 && args[0] == "daemon-reload" {
 		return 0
+	}
+	if len(args) > 1 && args[0] == "is-active" {
+		return h.isActive(args[1:], stdout)
 	}
 	if len(args) < 2 {
 		fmt.Fprintln(stderr, "systemctl: bad usage")
@@ -28,7 +33,7 @@ func (h Host) systemctl(args []string, stderr io.Writer) int {
 		switch args[0] {
 		case "enable", "disable":
 			enabled = args[0] + "d"
-		case "restart":
+		case "start", "restart":
 			active = "active"
 		case "stop":
 			active = "inactive"
@@ -42,6 +47,32 @@ func (h Host) systemctl(args []string, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// isActive is systemctl is-active: "active" and exit 0 for a unit whose
+// recorded state is active, "inactive" and exit 3 otherwise; a unit with
+// no record (not installed here) is inactive. --quiet prints nothing.
+func (h Host) isActive(args []string, stdout io.Writer) int {
+	quiet, code := false, 0
+	for _, a := range args {
+		if a == "--quiet" || a == "-q" {
+			quiet = true
+			continue
+		}
+		state := "inactive"
+		if _, err := os.Stat(h.path(filepath.Join(unitDir, filepath.Base(a)))); err == nil {
+			if _, active := h.unit(a); active == "active" {
+				state = "active"
+			}
+		}
+		if state != "active" {
+			code = 3
+		}
+		if !quiet {
+			fmt.Fprintln(stdout, state)
+		}
+	}
+	return code
 }
 
 // Unit reports a unit's recorded state: "enabled"/"disabled" (default

@@ -16,6 +16,8 @@ func Main(root, argv0 string, args []string, stdout, stderr io.Writer) int {
 		return AMDSMI(root, args, stdout, stderr)
 	case "dcgmi":
 		return DCGMI(root, args, stdout, stderr)
+	case "modprobe":
+		return Modprobe(root, args, stderr)
 	}
 	fmt.Fprintf(stderr, "fakesmi: run as nvidia-smi or amd-smi, not %s\n", argv0)
 	return 2

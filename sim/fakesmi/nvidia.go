@@ -18,7 +18,7 @@ const (
 // NVIDIASMI answers one nvidia-smi invocation and returns its exit code.
 func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	s, err := Load(root)
-	if err != nil || s.NVIDIA == nil {
+	if err != nil || s.NVIDIA == nil || !DriverLoaded(root) {
 		fmt.Fprintln(stdout, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.")
 		return 9
 	}
@@ -30,6 +30,8 @@ func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case a.has("--help-query-gpu"):
 		code = n.helpQueryGPU(stdout)
+	case len(args) > 1 && args[0] == "nvlink":
+		code = n.nvlink(args[1], sel, stdout, stderr)
 	case len(args) > 0 && args[0] == "mig":
 		code = n.mig(a, sel, stdout)
 	case a.val("-mig") != "":
@@ -39,7 +41,7 @@ func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	case a.apps != "":
 		code = n.queryApps(a, sel, stdout, stderr)
 	case a.has("-r") || a.has("--gpu-reset"):
-		code = n.reset(sel, stdout)
+		code = n.reset(root, sel, stdout)
 	case a.val("-pm") != "":
 		for _, g := range sel {
 			g.Persistence = map[string]string{"0": "Disabled", "1": "Enabled"}[a.val("-pm")]
@@ -56,6 +58,25 @@ func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	case a.val("-p") == "1":
 		fmt.Fprintln(stderr, "Resetting aggregate ECC errors is not supported on this GPU.")
 		return 3
+	case a.val("-pl") != "":
+		code = n.powerLimit(a.val("-pl"), sel, stdout, stderr)
+	case a.val("-e") == "0" || a.val("-e") == "1":
+		for _, g := range sel {
+			g.ECCPending = map[string]string{"0": "Disabled", "1": "Enabled"}[a.val("-e")]
+			fmt.Fprintf(stdout, "ECC support is already %s for GPU %s.\n", g.ECCPending, g.BusID)
+		}
+		fmt.Fprintln(stdout, "All done.")
+	case a.has("-caa"):
+		for _, g := range sel {
+			g.Accounted = 0
+			fmt.Fprintf(stdout, "Cleared Accounted PIDs for GPU %s.\n", g.BusID)
+		}
+		fmt.Fprintln(stdout, "All done.")
+	case a.has("-rac"):
+		for _, g := range sel {
+			g.AppClocks = false
+			fmt.Fprintf(stdout, "All done.\n")
+		}
 	case a.has("-rgc") || a.has("-rmc"):
 	default:
 		fmt.Fprintln(stderr, "fakesmi: unsupported invocation:", strings.Join(args, " "))
@@ -89,10 +110,11 @@ func (n *NVIDIAState) used(g *NVIDIAGPU) int64 {
 	return u
 }
 
-func (n *NVIDIAState) reset(sel []*NVIDIAGPU, stdout io.Writer) int {
+func (n *NVIDIAState) reset(root string, sel []*NVIDIAGPU, stdout io.Writer) int {
 	var busy []*NVIDIAGPU
+	client := clientActive(root)
 	for _, g := range sel {
-		inUse := g.RefuseReset || g.Persistence == "Enabled" || slices.ContainsFunc(n.Processes, func(p GPUProcess) bool { return p.GPU == g.UUID })
+		inUse := client || g.RefuseReset || g.Persistence == "Enabled" || slices.ContainsFunc(n.Processes, func(p GPUProcess) bool { return p.GPU == g.UUID })
 		if inUse {
 			busy = append(busy, g)
 		}
@@ -106,7 +128,7 @@ func (n *NVIDIAState) reset(sel []*NVIDIAGPU, stdout io.Writer) int {
 		return exitInternal
 	}
 	for _, g := range sel {
-		g.LeakedMiB, g.RemapPending, g.MIGCurrent, g.Resets = 0, noIfSet(g.RemapPending), g.MIGPending, g.Resets+1
+		g.LeakedMiB, g.RemapPending, g.MIGCurrent, g.Resets, g.NVLinkCRC = 0, noIfSet(g.RemapPending), g.MIGPending, g.Resets+1, 0
 		if !g.ResetSilent {
 			fmt.Fprintf(stdout, "GPU %s was successfully reset.\n", g.BusID)
 		}

@@ -19,6 +19,8 @@ var helpFields = [][]string{
 	{"fabric.state"}, {"fabric.status"}, {"gpu_recovery_action"},
 	{"pcie.link.width.current"}, {"pcie.link.width.max"}, {"clocks_event_reasons.active", "clocks_throttle_reasons.active"},
 	{"clocks.applications.graphics"}, {"clocks.applications.memory"},
+	{"power.limit"}, {"power.default_limit"}, {"ecc.mode.current"}, {"ecc.mode.pending"}, {"accounting.mode"},
+	{"pcie.link.gen.current", "pcie.link.gen.gpucurrent"}, {"pcie.link.gen.max"},
 }
 
 // helpQueryGPU prints the fields this driver offers (all but Unsupported;

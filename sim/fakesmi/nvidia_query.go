@@ -78,6 +78,29 @@ func (n *NVIDIAState) field(g *NVIDIAGPU, f string) (val, unit string, ok bool) 
 		return n.remap(g, fmt.Sprint(g.RemappedCorrectable)), "", true
 	case "remapped_rows.uncorrectable":
 		return n.remap(g, fmt.Sprint(g.RemappedUncorr)), "", true
+	case "power.limit":
+		if g.PowerLimitW > 0 {
+			return fmt.Sprintf("%.2f", g.PowerLimitW), " W", true
+		}
+		return fmt.Sprintf("%.2f", PowerDefaultW), " W", true
+	case "power.default_limit":
+		return fmt.Sprintf("%.2f", PowerDefaultW), " W", true
+	case "ecc.mode.current":
+		return "Enabled", "", true
+	case "ecc.mode.pending":
+		if g.ECCPending != "" {
+			return g.ECCPending, "", true
+		}
+		return "Enabled", "", true
+	case "accounting.mode":
+		if g.Accounting != "" {
+			return g.Accounting, "", true
+		}
+		return "Disabled", "", true
+	case "pcie.link.gen.current", "pcie.link.gen.gpucurrent":
+		return "1", "", true // idle: the driver lowers the generation
+	case "pcie.link.gen.max":
+		return "5", "", true
 	case "clocks.applications.graphics", "clocks.applications.memory":
 		return "[Requested functionality has been deprecated]", "", true
 	}

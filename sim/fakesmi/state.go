@@ -61,6 +61,9 @@ type NVIDIAGPU struct {
 	Recovery       string `json:"recovery_action"`
 	RefuseReset    bool   `json:"refuse_reset,omitempty"`
 	Resets         int    `json:"resets,omitempty"`
+	// Held: a process holds the GPU's device file, so the driver cannot
+	// be unloaded (modprobe -r: "Module nvidia is in use").
+	Held bool `json:"held,omitempty"`
 	// ResetSilent: -r resets the GPU but does not name it (a fault).
 	ResetSilent bool `json:"reset_silent,omitempty"`
 	// MIG instances; mig -dci / -dgi destroy them.
@@ -73,7 +76,32 @@ type NVIDIAGPU struct {
 	// the active clock event bitmask (empty: idle).
 	PCIeWidth   int    `json:"pcie_width,omitempty"`
 	ClockEvents string `json:"clock_events,omitempty"`
+	// Settings a tenant with root can change: the power limit (0: the
+	// default, 700 W), the ECC mode pending for the next reboot ("":
+	// Enabled, as current), accounting, applications clocks set.
+	PowerLimitW float64 `json:"power_limit_w,omitempty"`
+	ECCPending  string  `json:"ecc_mode_pending,omitempty"`
+	Accounting  string  `json:"accounting_mode,omitempty"`
+	Accounted   int     `json:"accounted_apps,omitempty"`
+	AppClocks   bool    `json:"app_clocks_set,omitempty"`
+	// NVLinks is the GPU's link count (0: no NVLink; an H100 SXM has 18);
+	// NVLinkDown are links that are down; NVLinkCRC counts CRC errors on
+	// link 0, which a reset clears.
+	NVLinks    int   `json:"nvlinks,omitempty"`
+	NVLinkDown []int `json:"nvlink_down,omitempty"`
+	NVLinkCRC  int64 `json:"nvlink_crc_errors,omitempty"`
 }
+
+// PowerDefaultW is every simulated GPU's default power limit (H100 SXM).
+const PowerDefaultW = 700.0
+
+// ClientUnits are the systemd units of the NVIDIA driver's other
+// clients; while one is active (its state file under UnitsDir says so)
+// the fake refuses a reset, as the driver does.
+var ClientUnits = []string{"nvidia-dcgm", "dcgm-exporter", "nvidia-persistenced"}
+
+// UnitsDir holds the simulated host's unit states (the fake systemctl's).
+const UnitsDir = "/run/fakehost/units"
 
 // GPUProcess is a compute process; GPU is a UUID (NVIDIA) or index (AMD).
 type GPUProcess struct {

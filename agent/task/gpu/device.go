@@ -75,6 +75,20 @@ func integer(s string) *int64 {
 	return &n
 }
 
+// decimal parses a value such as a power limit ("700.00", "700.00 W");
+// absent or unparsable values are nil.
+func decimal(s string) *float64 {
+	s = text(s)
+	if f := strings.Fields(s); len(f) > 0 {
+		s = f[0]
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil
+	}
+	return &v
+}
+
 // yesNo parses "Yes"/"No"; anything else is nil.
 func yesNo(s string) *bool {
 	switch text(s) {

@@ -21,8 +21,17 @@
 // (none) before the reset. Reset honours the vendors' preconditions
 // (gpu-tools.md §1.6, §3.3): all of a vendor's GPUs on the node are reset
 // in one command (NVLink and NVSwitch peers reset together whatever the
-// Fabric Manager state; MI300X resets whole XGMI hives), NVIDIA
+// Fabric Manager state; MI300X resets whole XGMI hives), the driver's
+// other clients that run as units (DCGM's host engine, the DCGM exporter,
+// nvidia-persistenced) are stopped first and started again after, NVIDIA
 // persistence mode is turned off first and restored after, a GPU counts
 // as reset only when nvidia-smi names it, and the NVSwitch fabric is
-// polled back to Completed before the GPU is read back.
+// polled back to Completed before the GPU is read back. A GPU that
+// refuses reset falls back to unloading and loading the driver's modules
+// (modprobe refuses while anything holds it: the host then needs a
+// reboot, which the evidence says). After the reset
+// the settings a tenant with root can leave go back to the GPU's
+// defaults (clocks, compute mode, accounted processes, the power limit,
+// a pending ECC mode change), each a step with its values; a power limit
+// off its default or an ECC mode change still pending fails the GPU.
 package gpu

@@ -44,6 +44,7 @@ func JudgeHistory(s wire.GPUState) (fail, events []string) {
 		}
 	}
 	events = append(events, link(s)...)
+	events = append(events, nvlinkEvents(s.NVLinks)...)
 	return fail, append(fail, events...)
 }
 

@@ -32,6 +32,7 @@ func Judge(s wire.GPUState, maxMiB int64) []string {
 	if s.MIGPending != "" && s.MIGPending != s.MIGCurrent {
 		why = append(why, fmt.Sprintf("MIG mode change pending (%s -> %s)", s.MIGCurrent, s.MIGPending))
 	}
+	why = append(why, settings(s)...)
 	if s.RecoveryAction != "" && s.RecoveryAction != "None" {
 		why = append(why, "recovery action "+s.RecoveryAction)
 	}
@@ -40,6 +41,21 @@ func Judge(s wire.GPUState, maxMiB int64) []string {
 	}
 	if s.FabricStatus != "" && s.FabricStatus != "Success" && s.FabricState == "Completed" {
 		why = append(why, "fabric status "+s.FabricStatus)
+	}
+	return why
+}
+
+// settings lists what a tenant left changed that the next tenancy would
+// inherit: an ECC mode change pending (it applies at the next reset or
+// reboot) and a power limit other than the GPU's default. Unknown values
+// (a driver without the field) are not judged.
+func settings(s wire.GPUState) []string {
+	var why []string
+	if s.ECCModePending != "" && s.ECCModeCurrent != "" && s.ECCModePending != s.ECCModeCurrent {
+		why = append(why, fmt.Sprintf("ECC mode change pending (%s -> %s)", s.ECCModeCurrent, s.ECCModePending))
+	}
+	if l, d := s.PowerLimitW, s.PowerDefaultLimitW; l != nil && d != nil && *l != *d {
+		why = append(why, fmt.Sprintf("power limit %.2f W, not the default %.2f W", *l, *d))
 	}
 	return why
 }

@@ -54,3 +54,15 @@ func xidsOn(xids []XidEvent, busID string) []XidEvent {
 	}
 	return out
 }
+
+// TenancyXids reads the Xid events since the tenancy began (the
+// kernel_xid check) and returns them as history lines, "bus Xid n (...)",
+// for the validation's DCGM escalation.
+func TenancyXids(ctx context.Context, env task.Env, since time.Time) ([]string, wire.Check) {
+	xids, c := readXids(ctx, env, since)
+	var out []string
+	for _, x := range xids {
+		out = append(out, x.Bus+" "+x.String())
+	}
+	return out, c
+}

@@ -96,6 +96,7 @@ func (n NVIDIA) Inventory(ctx context.Context) ([]Device, error) {
 			}
 		}
 	}
+	n.readNVLinks(ctx, devs)
 	return devs, nil
 }
 
@@ -174,31 +175,4 @@ func (n NVIDIA) awaitFabric(ctx context.Context, before []Device) {
 			return
 		}
 	}
-}
-
-// Settle implements Vendor: locked clocks reset (applications clocks are
-// deprecated on current drivers), compute mode Default, volatile ECC
-// counters cleared. "Not supported on this device" (exit 3) passes.
-func (n NVIDIA) Settle(ctx context.Context, d Device) []wire.Check {
-	steps := []struct{ name, flag, arg string }{
-		{"reset_gpu_clocks", "-rgc", ""}, {"reset_memory_clocks", "-rmc", ""},
-		{"compute_mode_default", "-c", "0"}, {"clear_volatile_ecc", "-p", "0"},
-	}
-	var out []wire.Check
-	for _, s := range steps {
-		args := []string{"-i", d.ID.UUID, s.flag}
-		if s.arg != "" {
-			args = append(args, s.arg)
-		}
-		_, err := n.Exec.Exec(ctx, smi, args...)
-		switch {
-		case err == nil:
-			out = append(out, wire.Check{Name: s.name, Passed: true})
-		case task.ExitCode(err) == exitNotSupported:
-			out = append(out, wire.Check{Name: s.name, Passed: true, Reason: "not supported on this GPU"})
-		default:
-			out = append(out, wire.Check{Name: s.name, Reason: err.Error()})
-		}
-	}
-	return out
 }

@@ -85,4 +85,5 @@ func SupportedNVIDIAFields(known map[string]bool) (query, missing []string, err 
 // does not offer.
 const absentFieldRule = "fields this driver does not offer are unknown: a count or pending flag that is unknown fails the GPU; " +
 	"gpu_recovery_action (added at R570) absent passes when the uncorrectable ECC count and the pending page retirement or row remap flag (whichever the GPU has) are known and clean; " +
+	"the settings fields (power.limit, power.default_limit, ecc.mode.*, accounting.mode) and pcie.link.gen.* absent are recorded as unknown and not judged; " +
 	"a field offered only under an older name (\"clocks_event_reasons.active read as clocks_throttle_reasons.active\", before R535) is read under that name"

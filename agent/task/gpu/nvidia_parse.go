@@ -19,6 +19,8 @@ var NVIDIAFields = []string{
 	"retired_pages.single_bit_ecc.count", "retired_pages.double_bit.count",
 	"remapped_rows.correctable", "remapped_rows.uncorrectable",
 	"pcie.link.width.current", "pcie.link.width.max", "clocks_event_reasons.active",
+	"power.limit", "power.default_limit", "ecc.mode.current", "ecc.mode.pending", "accounting.mode",
+	"pcie.link.gen.current", "pcie.link.gen.max",
 }
 
 // NVIDIAAppFields is the --query-compute-apps field list; process_name is
@@ -67,7 +69,11 @@ func nvidiaState(c map[string]string) wire.GPUState {
 		RemappedRowsCorrectable: integer(c["remapped_rows.correctable"]), RemappedRowsUncorrectable: integer(c["remapped_rows.uncorrectable"]),
 		PCIeWidthCurrent: integer(c["pcie.link.width.current"]), PCIeWidthMax: integer(c["pcie.link.width.max"]),
 		ClockEventReasons: text(c["clocks_event_reasons.active"]),
-		ComputeProcesses:  []wire.GPUProcess{},
+		PowerLimitW:       decimal(c["power.limit"]), PowerDefaultLimitW: decimal(c["power.default_limit"]),
+		ECCModeCurrent: text(c["ecc.mode.current"]), ECCModePending: text(c["ecc.mode.pending"]),
+		AccountingMode: text(c["accounting.mode"]),
+		PCIeGenCurrent: integer(c["pcie.link.gen.current"]), PCIeGenMax: integer(c["pcie.link.gen.max"]),
+		ComputeProcesses: []wire.GPUProcess{},
 	}
 }
 

@@ -46,7 +46,8 @@ func Scrub(ctx context.Context, env task.Env, vendors []Vendor, o Options) Repor
 			xids, c = readXids(ctx, env, o.TenancySince)
 			r.Checks = append(r.Checks, c)
 		}
-		r.GPUs = append(r.GPUs, scrubVendor(ctx, env, v, devs, xids, o)...)
+		gpus, checks := scrubVendor(ctx, env, v, devs, xids, o)
+		r.GPUs, r.Checks = append(r.GPUs, gpus...), append(r.Checks, checks...)
 	}
 	return r
 }
@@ -83,7 +84,12 @@ func (r *Report) open(ctx context.Context, v Vendor, onBus int) ([]Device, bool)
 	return devs, true
 }
 
-func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, xids []XidEvent, o Options) []wire.GPUEvidence {
+// scrubVendor scrubs one vendor's GPUs: history judged, processes
+// killed, MIG torn down, the driver's other clients stopped, every GPU
+// reset in one command, settings restored, clients started again, state
+// read back. It returns the GPUs' evidence and the host-level checks.
+func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, xids []XidEvent, o Options) ([]wire.GPUEvidence, []wire.Check) {
+	var checks []wire.Check
 	steps := map[string][]wire.Check{}
 	busy := false
 	for _, d := range before {
@@ -97,22 +103,49 @@ func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, x
 		}
 	}
 	resetErrs := map[string]error{}
+	var stopped []string
+	cs, hasClients := v.(ClientStopper)
+	if hasClients && !busy {
+		var c wire.Check
+		stopped, c = stopClients(ctx, env.Exec, cs.Clients())
+		checks = append(checks, c)
+	}
 	if !busy {
 		resetErrs = v.Reset(ctx, before)
+	}
+	var reload wire.Check
+	if dr, ok := v.(DriverReloader); ok && !busy && refused(resetErrs) {
+		reload = reloadDriver(ctx, env, dr.Modules())
+		checks = append(checks, reload)
 	}
 	for _, d := range before {
 		c := wire.Check{Name: "reset", Passed: !busy && resetErrs[d.ID.UUID] == nil}
 		switch {
 		case busy:
 			c.Reason = "skipped: compute processes remain on this vendor's GPUs"
+		case resetErrs[d.ID.UUID] != nil && reload.Passed:
+			c.Passed, c.Reason = true, resetErrs[d.ID.UUID].Error()+"; the driver was unloaded and loaded again instead"
 		case resetErrs[d.ID.UUID] != nil:
 			c.Reason = resetErrs[d.ID.UUID].Error()
 		}
 		steps[d.ID.UUID] = append(steps[d.ID.UUID], c)
 		steps[d.ID.UUID] = append(steps[d.ID.UUID], v.Settle(ctx, d)...)
 	}
+	if hasClients && !busy {
+		checks = append(checks, startClients(ctx, env.Exec, stopped))
+	}
 	after, err := v.Inventory(ctx)
-	return verdicts(before, after, err, steps, limit(v, o))
+	return verdicts(before, after, err, steps, limit(v, o)), checks
+}
+
+// refused reports whether any GPU's reset failed.
+func refused(errs map[string]error) bool {
+	for _, err := range errs {
+		if err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // processes checks one GPU for compute processes, killing them if allowed.

@@ -138,3 +138,30 @@ func TestDCGMMissingOffAndNotRequested(t *testing.T) {
 		t.Error("level 5 ran")
 	}
 }
+
+// With the tenancy's start in the payload the validation reads the
+// kernel log from then on: an Xid of the tenancy is listed in kernel_xid
+// and raises the DCGM level. Without it, no kernel log is read and the
+// level stays.
+func TestTenancyXidsRaiseTheLevel(t *testing.T) {
+	h := dcgmHost(t, nil)
+	h.Write("/var/log/kern.log", "2026-11-28T09:12:01+0000 gpu01 kernel: NVRM: Xid (PCI:0000:18:00): 74, pid=4000, name=python3, NVLink: fatal error\n")
+	env := h.Env()
+	env.Policy.KeepUsers = []string{"ubuntu"}
+	res, _ := validate.Handler{}.Run(context.Background(), env,
+		[]byte(`{"mount_allowlist":["/data"],"dcgm":{"level":1},"tenancy_since":"2026-11-28T08:00:00Z"}`))
+	ev := res.Evidence
+	if ev == nil || ev.Diag == nil || ev.Diag.Level != 2 || !strings.Contains(strings.Join(ev.Diag.EscalatedBy, ";"), "Xid 74") {
+		t.Fatalf("diag %+v; want level 2 escalated by the Xid 74", ev)
+	}
+	found := false
+	for _, c := range ev.Checks {
+		found = found || (c.Name == "kernel_xid" && c.Passed && len(c.Items) == 1)
+	}
+	if !found {
+		t.Errorf("no kernel_xid check listing the Xid: %+v", ev.Checks)
+	}
+	if ev, _ := runDCGM(t, h, `{"level":1}`); ev.Diag.Level != 1 {
+		t.Errorf("without tenancy_since: level %d, want 1", ev.Diag.Level)
+	}
+}

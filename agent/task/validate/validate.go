@@ -53,8 +53,13 @@ func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Re
 	}
 	r := gpu.Validate(ctx, env, vendors(env), gpu.Options{MemoryUsedMaxMiB: p.MemoryUsedMaxMiB})
 	ev.Checks, ev.GPUs, ev.Tools = append(ev.Checks, r.Checks...), r.GPUs, r.Tools
+	history := r.History()
+	if p.TenancySince != nil && r.Count(wire.VendorNVIDIA) > 0 {
+		xids, c := gpu.TenancyXids(ctx, env, *p.TenancySince)
+		ev.Checks, history = append(ev.Checks, c), append(history, xids...)
+	}
 	var diag wire.Check
-	ev.Diag, diag = gpu.Diag(ctx, env.Exec, env.Now, p.DCGM, r.Count(wire.VendorNVIDIA), r.History())
+	ev.Diag, diag = gpu.Diag(ctx, env.Exec, env.Now, p.DCGM, r.Count(wire.VendorNVIDIA), history)
 	ev.Checks = append(ev.Checks, diag)
 	return task.Finish(ev, "node is clean")
 }

@@ -60,6 +60,7 @@ func TestDevModeDemo(t *testing.T) {
 		}
 	}
 	tryTurnover(t, &out, state)
+	tryXidTurnover(t, &out, state)
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-done:
@@ -78,7 +79,8 @@ var (
 )
 
 // tryTurnover runs the decommission the banner suggests, as an operator
-// would paste it, and watches it to completion.
+// would paste it, and watches it to completion: the validation passed
+// DCGM level 1.
 func tryTurnover(t *testing.T, out *lockedBuffer, state string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
@@ -111,5 +113,13 @@ func tryTurnover(t *testing.T, out *lockedBuffer, state string) {
 	cmd.Env = cleanEnv()
 	if w, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(w), "completed") {
 		t.Fatalf("decommission watch: %v\n%s\n%s", err, w, run("decommission", "get", res.ID, "--state-dir", state, "-o", "json"))
+	}
+	var d devDecom
+	raw := run("decommission", "get", res.ID, "--state-dir", state, "-o", "json")
+	if err := json.Unmarshal([]byte(raw), &d); err != nil {
+		t.Fatalf("decommission get: %v\n%s", err, raw)
+	}
+	if dg := d.diag("node.validate_clean"); dg == nil || dg.State != "ran" || dg.Level != 1 || !dg.Passed {
+		t.Errorf("validation diagnostic %+v; want DCGM level 1 run and passed", dg)
 	}
 }
