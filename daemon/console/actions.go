@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	apianswer "github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -37,7 +38,7 @@ var actions = []actionInfo{
 func validActions(run lifecycle.Run) []actionInfo {
 	var out []actionInfo
 	for _, a := range actions {
-		act := admin.RecoveryPaths[a.Path]
+		act, _ := apianswer.RecoveryAction(a.Path)
 		if noop, err := lifecycle.CheckAction(act, run.Status); noop || err != nil {
 			continue
 		}

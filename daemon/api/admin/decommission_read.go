@@ -1,36 +1,12 @@
 package admin
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
-	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
-
-// decommissionTask is one agent task of a decommission with the
-// evidence its agent returned (the clean certificate of a scrub, cleanup
-// or validation), as the agent sent it.
-type decommissionTask struct {
-	ID         string              `json:"id"`
-	Type       lifecycle.TaskType  `json:"type"`
-	State      lifecycle.TaskState `json:"state"`
-	Attempts   int                 `json:"attempts"`
-	Success    *bool               `json:"success,omitempty"`
-	Message    string              `json:"message,omitempty"`
-	Evidence   json.RawMessage     `json:"evidence,omitempty"`
-	FinishedAt *time.Time          `json:"finished_at,omitempty"`
-	CreatedAt  time.Time           `json:"created_at"`
-}
-
-// decommissionView is GET /decommissions/{id}: the run, its recent stage
-// events (oldest first) and its agent tasks with their evidence.
-type decommissionView struct {
-	Decommission lifecycle.Run        `json:"decommission"`
-	Events       []lifecycle.RunEvent `json:"events"`
-	Tasks        []decommissionTask   `json:"tasks"`
-}
 
 // decommissionRun loads run id if it is a decommission: not_found otherwise.
 func (a *API) decommissionRun(r *http.Request, id string) (lifecycle.Run, error) {
@@ -57,22 +33,13 @@ func (a *API) getDecommission(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	v := decommissionView{Decommission: run, Events: evs, Tasks: []decommissionTask{}}
+	v := answer.RunView{Run: run, Events: evs, Tasks: []answer.Task{}}
 	for _, t := range tasks {
 		if t.RunID == run.ID {
-			v.Tasks = append(v.Tasks, taskView(t))
+			v.Tasks = append(v.Tasks, answer.TaskOf(t))
 		}
 	}
 	return http.StatusOK, v, nil
-}
-
-func taskView(t lifecycle.AgentTask) decommissionTask {
-	v := decommissionTask{ID: t.ID, Type: t.Type, State: t.State, Attempts: t.Attempts, CreatedAt: t.CreatedAt}
-	if res := t.Result; res != nil {
-		ok, at := res.Success, res.FinishedAt
-		v.Success, v.Message, v.Evidence, v.FinishedAt = &ok, res.Message, res.Evidence, &at
-	}
-	return v
 }
 
 // listDecommissions answers GET /decommissions with filters node_id,
@@ -105,5 +72,5 @@ func (a *API) listDecommissions(r *http.Request, _ *call) (int, any, error) {
 		return 0, nil, err
 	}
 	runs, next := cutPage(p, runs, func(r lifecycle.Run) string { return r.ID })
-	return http.StatusOK, listBody("decommissions", runs, next), nil
+	return http.StatusOK, answer.RunList{Kind: answer.Decommission, Runs: runs, NextCursor: next}, nil
 }

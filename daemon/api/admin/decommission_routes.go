@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
@@ -10,25 +11,17 @@ import (
 
 // decommissionRoutes are the decommission operations (seed 001 §5.1,
 // §5.7): start one on a node, read them, and the recovery actions of
-// RecoveryPaths on POST /decommissions/{id}/<action>.
+// answer.Recoveries on POST /decommissions/{id}/<action>.
 func (a *API) decommissionRoutes() []route {
 	rs := []route{
 		{http.MethodPost, Prefix + "/nodes/{id}/decommission", operator, a.decommission},
 		{http.MethodGet, Prefix + "/decommissions", viewer, a.listDecommissions},
 		{http.MethodGet, Prefix + "/decommissions/{id}", viewer, a.getDecommission},
 	}
-	for _, p := range recoveryOrder {
-		rs = append(rs, route{http.MethodPost, Prefix + "/decommissions/{id}/" + p, operator, a.decommissionRecovery(RecoveryPaths[p])})
+	for _, rc := range answer.Recoveries {
+		rs = append(rs, route{http.MethodPost, Prefix + "/decommissions/{id}/" + rc.Path, operator, a.decommissionRecovery(rc.Action)})
 	}
 	return rs
-}
-
-// decommissionActionResult answers a decommission recovery route; no_op
-// says the action's effect already held.
-type decommissionActionResult struct {
-	Decommission lifecycle.Run    `json:"decommission"`
-	Action       lifecycle.Action `json:"action"`
-	NoOp         bool             `json:"no_op"`
 }
 
 // decommissionRecovery is recovery for decommission runs: the runner
@@ -37,7 +30,7 @@ type decommissionActionResult struct {
 func (a *API) decommissionRecovery(action lifecycle.Action) handler {
 	return func(r *http.Request, c *call) (int, any, error) {
 		const op = "admin.recoverDecommission"
-		var q actionRequest
+		var q answer.ActionRequest
 		if err := problem.Decode(r, op, &q); err != nil {
 			return 0, nil, err
 		}
@@ -52,6 +45,6 @@ func (a *API) decommissionRecovery(action lifecycle.Action) handler {
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusOK, decommissionActionResult{Decommission: res.Run, Action: action, NoOp: res.NoOp}, nil
+		return http.StatusOK, answer.ActionResult{Run: res.Run, Action: action, NoOp: res.NoOp}, nil
 	}
 }

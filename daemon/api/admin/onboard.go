@@ -5,28 +5,10 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
-
-// onboardResult is the answer of POST /onboardings.
-type onboardResult struct {
-	OnboardingID string             `json:"onboarding_id"`
-	NodeID       string             `json:"node_id"`
-	Status       lifecycle.JobState `json:"status"`
-}
-
-// batchMember names one run of a batch answer.
-type batchMember struct {
-	Hostname     string `json:"hostname"`
-	OnboardingID string `json:"onboarding_id"`
-	NodeID       string `json:"node_id"`
-}
-
-type batchResult struct {
-	BatchID     string        `json:"batch_id"`
-	Onboardings []batchMember `json:"onboardings"`
-}
 
 func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.onboard"
@@ -46,7 +28,7 @@ func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return created(replayed), onboardResult{OnboardingID: res.RunIDs[0], NodeID: res.NodeIDs[0], Status: lifecycle.JobPending}, nil
+	return created(replayed), answer.OnboardResult{OnboardingID: res.RunIDs[0], NodeID: res.NodeIDs[0], Status: lifecycle.JobPending}, nil
 }
 
 func (a *API) onboardBatch(r *http.Request, c *call) (int, any, error) {
@@ -65,9 +47,9 @@ func (a *API) onboardBatch(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out := batchResult{BatchID: res.BatchID, Onboardings: make([]batchMember, len(res.RunIDs))}
+	out := answer.BatchResult{BatchID: res.BatchID, Onboardings: make([]answer.BatchMember, len(res.RunIDs))}
 	for i, id := range res.RunIDs {
-		out.Onboardings[i] = batchMember{Hostname: strings.ToLower(q.Nodes[i].Hostname), OnboardingID: id, NodeID: res.NodeIDs[i]}
+		out.Onboardings[i] = answer.BatchMember{Hostname: strings.ToLower(q.Nodes[i].Hostname), OnboardingID: id, NodeID: res.NodeIDs[i]}
 	}
 	return created(replayed), out, nil
 }

@@ -4,18 +4,12 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
 // recentEvents is how many of a run's latest events GET /onboardings/{id} shows.
 const recentEvents = 50
-
-// onboardingView is the read model of one onboarding with its recent
-// stage events, oldest first.
-type onboardingView struct {
-	Onboarding lifecycle.Run        `json:"onboarding"`
-	Events     []lifecycle.RunEvent `json:"events"`
-}
 
 // onboardingRun loads run id if it is an onboarding: not_found otherwise.
 func (a *API) onboardingRun(r *http.Request, id string) (lifecycle.Run, error) {
@@ -38,7 +32,7 @@ func (a *API) getOnboarding(r *http.Request, c *call) (int, any, error) {
 	if len(evs) > recentEvents {
 		evs = evs[len(evs)-recentEvents:]
 	}
-	return http.StatusOK, onboardingView{Onboarding: run, Events: evs}, nil
+	return http.StatusOK, answer.RunView{Run: run, Events: evs}, nil
 }
 
 // listOnboardings answers GET /onboardings with filters batch_id, site_id
@@ -61,14 +55,15 @@ func (a *API) listOnboardings(r *http.Request, _ *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out := map[string]any{}
+	var batch *lifecycle.BatchSummary
 	if f.BatchID != "" {
 		b, err := a.store.CountBatch(r.Context(), f.BatchID)
 		if err != nil {
 			return 0, nil, err
 		}
 		if len(f.Statuses) == 0 {
-			out["batch"] = lifecycle.SummarizeCounts(b.Counts) // the whole batch's aggregate status
+			s := lifecycle.SummarizeCounts(b.Counts) // the whole batch's aggregate status
+			batch = &s
 		}
 	}
 	f.After, f.Limit = p.after, p.limit+1
@@ -77,10 +72,7 @@ func (a *API) listOnboardings(r *http.Request, _ *call) (int, any, error) {
 		return 0, nil, err
 	}
 	runs, next := cutPage(p, runs, func(r lifecycle.Run) string { return r.ID })
-	for k, v := range listBody("onboardings", runs, next) {
-		out[k] = v
-	}
-	return http.StatusOK, out, nil
+	return http.StatusOK, answer.RunList{Kind: answer.Onboarding, Runs: runs, NextCursor: next, Batch: batch}, nil
 }
 
 func jobStateList() string {

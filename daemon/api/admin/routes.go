@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -59,13 +60,10 @@ func (a *API) routes() []route {
 		{http.MethodPost, Prefix + "/reconciliation/drift/{node_id}/resolve", operator, a.resolveDrift},
 		{http.MethodPost, Prefix + "/reconciliation/run", operator, a.runReconciliation},
 	}
-	for _, p := range recoveryOrder {
-		rs = append(rs, route{http.MethodPost, Prefix + "/onboardings/{id}/" + p, operator, a.recovery(RecoveryPaths[p])})
+	for _, rc := range answer.Recoveries {
+		rs = append(rs, route{http.MethodPost, Prefix + "/onboardings/{id}/" + rc.Path, operator, a.recovery(rc.Action)})
 	}
 	rs = append(rs, a.decommissionRoutes()...)
 	rs = append(rs, a.debugRoutes()...)
 	return rs
 }
-
-// recoveryOrder lists RecoveryPaths in the seed's order.
-var recoveryOrder = []string{"retry", "resume", "rerun", "restart-clean", "cancel", "adopt", "mark-manual-intervention"}
