@@ -3,7 +3,6 @@ package admin
 import (
 	"net/http"
 
-	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -37,8 +36,6 @@ func (a *API) routes() []route {
 		{http.MethodDelete, site + "/roce-assignments/{aid}", admin, a.deleteRoCE},
 		{http.MethodPost, Prefix + "/onboardings", operator, a.onboard},
 		{http.MethodPost, Prefix + "/onboardings/batch", operator, a.onboardBatch},
-		{http.MethodGet, Prefix + "/onboardings", viewer, a.listOnboardings},
-		{http.MethodGet, Prefix + "/onboardings/{id}", viewer, a.getOnboarding},
 		{http.MethodGet, Prefix + "/nodes", viewer, a.listNodes},
 		{http.MethodGet, Prefix + "/nodes/counts", viewer, a.countNodes}, // before /nodes/{id}
 		{http.MethodGet, Prefix + "/batches", viewer, a.listBatches},
@@ -60,10 +57,8 @@ func (a *API) routes() []route {
 		{http.MethodPost, Prefix + "/reconciliation/drift/{node_id}/resolve", operator, a.resolveDrift},
 		{http.MethodPost, Prefix + "/reconciliation/run", operator, a.runReconciliation},
 	}
-	for _, rc := range answer.Recoveries {
-		rs = append(rs, route{http.MethodPost, Prefix + "/onboardings/{id}/" + rc.Path, operator, a.recovery(rc.Action)})
-	}
-	rs = append(rs, a.decommissionRoutes()...)
+	rs = append(rs, route{http.MethodPost, Prefix + "/nodes/{id}/decommission", operator, a.decommission})
+	rs = append(rs, a.runRoutes()...)
 	rs = append(rs, a.debugRoutes()...)
 	return rs
 }

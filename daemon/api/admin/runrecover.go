@@ -9,20 +9,20 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
 
-// recovery returns the handler of one recovery route. The runner checks
-// that the action is valid in the run's state (409 naming it otherwise),
-// applies it idempotently and audits it.
-func (a *API) recovery(action lifecycle.Action) handler {
+// recoverRun returns the handler of one recovery route of kind k. The
+// runner checks that the action is valid in the run's state (409 naming
+// it otherwise), applies it idempotently and audits it with the body's
+// reason.
+func (a *API) recoverRun(k *runKind, action lifecycle.Action) handler {
 	return func(r *http.Request, c *call) (int, any, error) {
-		const op = "admin.recover"
 		var q answer.ActionRequest
-		if err := problem.Decode(r, op, &q); err != nil {
+		if err := problem.Decode(r, k.recoverOp, &q); err != nil {
 			return 0, nil, err
 		}
 		if q.Reason == "" || len(q.Reason) > 512 {
-			return 0, nil, lifecycle.Invalid(op, "reason", "reason is required (at most 512 characters)")
+			return 0, nil, lifecycle.Invalid(k.recoverOp, "reason", "reason is required (at most 512 characters)")
 		}
-		if _, err := a.onboardingRun(r, c.vars["id"]); err != nil {
+		if _, err := a.kindRun(r, k, c.vars["id"]); err != nil {
 			return 0, nil, err
 		}
 		res, err := a.runner.Act(r.Context(), runner.ActionRequest{RunID: c.vars["id"], Action: action,
