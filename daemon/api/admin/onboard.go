@@ -12,18 +12,18 @@ import (
 
 func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.onboard"
-	var q onboardRequest
+	var q answer.OnboardRequest
 	if err := problem.Decode(r, op, &q); err != nil {
 		return 0, nil, err
 	}
 	if err := checkSelectors(op, q.SiteID, q.ProfileID, q.SKUID); err != nil {
 		return 0, nil, err
 	}
-	n := onboardNode{Hostname: q.Hostname, IPMIIP: q.IPMIIP, GPUsTotal: q.GPUsTotal, RegionCode: q.RegionCode}
-	if err := n.check(op, ""); err != nil {
+	n := answer.OnboardNode{Hostname: q.Hostname, IPMIIP: q.IPMIIP, GPUsTotal: q.GPUsTotal, RegionCode: q.RegionCode}
+	if err := checkNode(op, "", n); err != nil {
 		return 0, nil, err
 	}
-	b := batchRequest{SiteID: q.SiteID, ProfileID: q.ProfileID, SKUID: q.SKUID, Nodes: []onboardNode{n}}
+	b := answer.BatchRequest{SiteID: q.SiteID, ProfileID: q.ProfileID, SKUID: q.SKUID, Nodes: []answer.OnboardNode{n}}
 	res, replayed, err := a.submit(r, c, op, b, false)
 	if err != nil {
 		return 0, nil, err
@@ -33,7 +33,7 @@ func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
 
 func (a *API) onboardBatch(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.onboardBatch"
-	var q batchRequest
+	var q answer.BatchRequest
 	if err := problem.Decode(r, op, &q); err != nil {
 		return 0, nil, err
 	}
@@ -65,7 +65,7 @@ func created(replayed bool) int {
 // submit checks q's SKU against the catalog, creates the runs of q (and
 // its batch) once per Idempotency-Key, hands them to the runner, and
 // audits the creation.
-func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch bool) (submitted, bool, error) {
+func (a *API) submit(r *http.Request, c *call, op string, q answer.BatchRequest, batch bool) (submitted, bool, error) {
 	var res submitted
 	key, err := idempotencyKey(r, op)
 	if err != nil {
@@ -85,7 +85,7 @@ func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch 
 	for i, n := range q.Nodes {
 		sub.Runs = append(sub.Runs, lifecycle.Run{ID: ids[i+1], NodeID: ids[len(q.Nodes)+i+1], Kind: lifecycle.RunOnboarding, SiteID: q.SiteID,
 			Hostname: strings.ToLower(n.Hostname), IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), SKU: sku.ID,
-			GPUsTotal: sku.GPUs, RegionCode: q.region(n), ProfileID: DefaultProfileID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()})
+			GPUsTotal: sku.GPUs, RegionCode: region(q, n), ProfileID: DefaultProfileID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()})
 	}
 	if batch {
 		sub.Batch = &lifecycle.Batch{ID: ids[0], SiteID: q.SiteID, Kind: lifecycle.RunOnboarding,

@@ -28,7 +28,7 @@ func samples() []struct {
 	schema string
 	v, in  any // the value written, and a fresh value to read it back into
 } {
-	ok := true
+	ok, gpus := true, 8
 	task := answer.Task{ID: "t1", Type: "node.gpu_scrub", State: "succeeded", Attempts: 1, Success: &ok,
 		Evidence: json.RawMessage(`{"gpus":[]}`), FinishedAt: &at, CreatedAt: at}
 	sum := lifecycle.SummarizeCounts(map[lifecycle.JobState]int{lifecycle.JobRunning: 1})
@@ -46,6 +46,9 @@ func samples() []struct {
 		{"DecommissionTask", task, &answer.Task{}},
 		{"DecommissionRequest", answer.DecommissionRequest{Mode: lifecycle.ModeReimage, Erase: lifecycle.EraseQuick, Reason: "r"}, &answer.DecommissionRequest{}},
 		{"DecommissionResult", answer.DecommissionResult{DecommissionID: "d1", Mode: lifecycle.ModeReimage, Status: lifecycle.JobPending}, &answer.DecommissionResult{}},
+		{"OnboardRequest", answer.OnboardRequest{SiteID: "s1", SKUID: "h100", Hostname: "gpu-1", IPMIIP: "10.0.0.1", GPUsTotal: &gpus}, &answer.OnboardRequest{}},
+		{"BatchRequest", answer.BatchRequest{SiteID: "s1", SKUID: "h100", RegionCode: "eu-1",
+			Nodes: []answer.OnboardNode{{Hostname: "gpu-1", IPMIIP: "10.0.0.1"}}}, &answer.BatchRequest{}},
 		{"OnboardResult", answer.OnboardResult{OnboardingID: "o1", NodeID: "n1", Status: lifecycle.JobPending}, &answer.OnboardResult{}},
 		{"BatchResult", answer.BatchResult{BatchID: "b1", Onboardings: []answer.BatchMember{{Hostname: "gpu-1", OnboardingID: "o1", NodeID: "n1"}}}, &answer.BatchResult{}},
 	}
