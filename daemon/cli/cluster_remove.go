@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 )
 
 func init() { commands["cluster remove"] = clusterRemove }
@@ -52,7 +54,7 @@ func (s *session) memberID(ctx context.Context, arg string) (uint64, error) {
 		return 0, err
 	}
 	if !out.Cluster.Clustered {
-		return 0, &APIError{Status: http.StatusConflict, Code: "conflict",
+		return 0, &adminclient.APIError{Status: http.StatusConflict, Code: "conflict",
 			Detail: "the store is not clustered (backend " + out.Cluster.Backend + "): it has no members to remove"}
 	}
 	for _, m := range out.Cluster.Members {
@@ -60,6 +62,6 @@ func (s *session) memberID(ctx context.Context, arg string) (uint64, error) {
 			return m.ID, nil
 		}
 	}
-	return 0, &APIError{Status: http.StatusNotFound, Code: "not_found",
+	return 0, &adminclient.APIError{Status: http.StatusNotFound, Code: "not_found",
 		Detail: "no member at " + arg + ": `maas-sidecar cluster status` lists the members"}
 }

@@ -2,43 +2,14 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-func init() {
-	commands["node decommission"] = nodeDecommission
-	commands["decommission get"] = decommissionGet
-	commands["decommission list"] = decommissionList
-	commands["decommission watch"] = decommissionWatch
-	for _, path := range recoveryVerbs {
-		commands["decommission "+path] = decomRecoveryCommand(path)
-	}
-}
-
-// decomRun is a decommission as the CLI shows it.
-type decomRun struct {
-	ID             string
-	NodeID         string `json:"node_id"`
-	Hostname       string
-	Mode           string
-	Status         string
-	CurrentStage   string `json:"current_stage"`
-	CurrentAttempt int    `json:"current_attempt"`
-	FailureClass   string `json:"failure_class"`
-	Recommended    string `json:"recommended_action"`
-	ErrorMessage   string `json:"error_message"`
-}
-
-const decomHeader = "DECOMMISSION HOSTNAME MODE STATE STAGE ATTEMPT FAILURE NEXT"
-
-func (r decomRun) row() []string {
-	return []string{r.ID, r.Hostname, r.Mode, r.Status, dash(r.CurrentStage), fmt.Sprint(r.CurrentAttempt),
-		dash(r.FailureClass), dash(r.Recommended)}
-}
+func init() { commands["node decommission"] = nodeDecommission }
 
 // The values the decommission flags take (seed 001 §5.1).
 var (
@@ -78,58 +49,19 @@ func nodeDecommission(ctx context.Context, s *session, args []string) error {
 	if s.reason == "" {
 		return usagef("--reason is required")
 	}
-	body := map[string]string{"mode": *mode, "reason": s.reason}
-	if *erase != "" {
-		body["erase"] = *erase
-	}
-	if *storage != "" {
-		body["storage_cleanup"] = *storage
-	}
 	id, err := ref(ctx, pos[0])
 	if err != nil {
 		return err
 	}
-	var out struct {
-		ID     string `json:"decommission_id"`
-		Mode   string
-		Status string
-	}
-	raw, err := s.call(ctx, http.MethodPost, admin+"/nodes/"+url.PathEscape(id)+"/decommission", body, &out,
-		map[string]string{"Idempotency-Key": *key})
+	c, err := s.client()
 	if err != nil {
 		return err
 	}
-	return s.show(raw, "DECOMMISSION MODE STATE", [][]string{{out.ID, out.Mode, out.Status}})
-}
-
-func decommissionList(ctx context.Context, s *session, args []string) error {
-	fs := s.flags()
-	q := url.Values{}
-	vals := map[string]*string{"node_id": fs.String("node", "", "node id"), "site_id": fs.String("site", "", "site id"),
-		"mode": fs.String("mode", "", "one mode"), "status": fs.String("status", "", "comma-separated job states")}
-	limit := limitFlag(fs)
-	if _, err := s.parse(args, 0); err != nil {
-		return err
-	}
-	if err := oneOf("mode", *vals["mode"], decomModes, true); err != nil {
-		return err
-	}
-	for k, v := range vals {
-		if *v != "" {
-			q.Set(k, *v)
-		}
-	}
-	items, raw, err := s.listAll(ctx, admin+"/decommissions", q, "decommissions", *limit)
+	q := answer.DecommissionRequest{Mode: lifecycle.DecommissionMode(*mode), Erase: lifecycle.EraseMode(*erase),
+		StorageCleanup: lifecycle.StorageCleanup(*storage), Reason: s.reason}
+	out, raw, err := c.Decommission(ctx, id, q, *key)
 	if err != nil {
 		return err
 	}
-	runs, err := decodeAll[decomRun](items)
-	if err != nil {
-		return err
-	}
-	rows := [][]string{}
-	for _, r := range runs {
-		rows = append(rows, r.row())
-	}
-	return s.show(raw, decomHeader, rows)
+	return s.show(raw, "DECOMMISSION MODE STATE", [][]string{{out.DecommissionID, string(out.Mode), string(out.Status)}})
 }

@@ -1,21 +1,14 @@
 package cli
 
-import "fmt"
+import (
+	"fmt"
 
-// runEvent is one entry of a run's journal as the CLI shows it.
-type runEvent struct {
-	Seq     int
-	Stage   string
-	Attempt int
-	Status  string
-	Message string
-	Holder  string
-	Epoch   uint64
-}
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+)
 
 // by is the daemon and lease epoch that wrote the entry, as holder@epoch;
 // "-" for an entry that does not name its writer.
-func (e runEvent) by() string {
+func by(e lifecycle.RunEvent) string {
 	if e.Holder == "" {
 		return "-"
 	}
@@ -23,10 +16,10 @@ func (e runEvent) by() string {
 }
 
 // eventRows is the journal table: a header row, then one row per entry.
-func eventRows(evs []runEvent) [][]string {
+func eventRows(evs []lifecycle.RunEvent) [][]string {
 	rows := [][]string{{"SEQ", "STAGE", "ATTEMPT", "EVENT", "BY", "MESSAGE"}}
 	for _, e := range evs {
-		rows = append(rows, []string{fmt.Sprint(e.Seq), e.Stage, fmt.Sprint(e.Attempt), e.Status, e.by(), e.Message})
+		rows = append(rows, []string{fmt.Sprint(e.Seq), string(e.Stage), fmt.Sprint(e.Attempt), string(e.Status), by(e), e.Message})
 	}
 	return rows
 }

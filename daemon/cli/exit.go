@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 )
 
 // Exit codes; see the package comment.
@@ -30,30 +32,11 @@ type outcomeError struct{ msg string }
 
 func (e outcomeError) Error() string { return e.msg }
 
-// APIError is a problem answer of the admin API.
-type APIError struct {
-	Status int    `json:"status"`
-	Code   string `json:"code"`
-	Detail string `json:"detail"`
-	Field  string `json:"field"`
-}
-
-func (e *APIError) Error() string {
-	s := fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
-	if e.Field != "" {
-		s += " (field " + e.Field + ")"
-	}
-	if e.Detail != "" {
-		s += ": " + e.Detail
-	}
-	return s
-}
-
 // exitCode maps an error to the process exit code.
 func exitCode(err error) int {
 	var ue usageError
 	var oe outcomeError
-	var ae *APIError
+	var ae *adminclient.APIError
 	switch {
 	case err == nil:
 		return ExitOK

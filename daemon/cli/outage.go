@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 )
 
 // watchOutage is how long a watch keeps polling through a daemon that
@@ -42,7 +44,7 @@ func (o *outage) tolerate(s *session, err error) bool {
 
 // transient: the daemon was unavailable (503) or could not be reached.
 func transient(err error) bool {
-	var ae *APIError
+	var ae *adminclient.APIError
 	if errors.As(err, &ae) {
 		return ae.Status == http.StatusServiceUnavailable
 	}

@@ -37,18 +37,10 @@ var commands = map[string]command{
 	"policy get": policyGet, "policy set": policySet,
 	"override create": overrideCreate, "override list": overrideList, "override delete": overrideDelete,
 	"roce import": roceImport, "roce list": roceList, "roce delete": roceDelete,
-	"onboard":         onboard,
-	"onboarding get":  onboardingGet,
-	"onboarding list": onboardingList, "onboarding watch": onboardingWatch, "onboarding batches": onboardingBatches,
+	"onboard": onboard, "onboarding batches": onboardingBatches,
 	"node list": nodeList, "node get": nodeGet, "node activate": nodeActivate,
 	"token create": tokenCreate, "token list": tokenList, "token revoke": tokenRevoke,
 	"audit": auditList,
-}
-
-func init() {
-	for _, path := range recoveryVerbs {
-		commands["onboarding "+path] = recoveryCommand(path)
-	}
 }
 
 // Verbs are the first words of the commands, for the daemon's dispatcher.

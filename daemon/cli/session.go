@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 )
 
 // DefaultAddr is the admin API's default address.
@@ -68,7 +70,7 @@ func (s *session) parse(args []string, want int, names ...string) ([]string, err
 
 // client resolves the address and the token: flags, then the
 // environment, then the state dir's admin.token.
-func (s *session) client() (*Client, error) {
+func (s *session) client() (*adminclient.Client, error) {
 	addr := first(s.addr, s.env.Getenv("MAAS_SIDECAR_ADDR"), DefaultAddr)
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
@@ -85,7 +87,7 @@ func (s *session) client() (*Client, error) {
 		}
 		tok = strings.TrimSpace(string(b))
 	}
-	return &Client{Base: strings.TrimRight(addr, "/"), Token: tok, HTTP: s.env.HTTP, Warn: s.env.Stderr}, nil
+	return &adminclient.Client{Base: strings.TrimRight(addr, "/"), Token: tok, HTTP: s.env.HTTP, Warn: s.env.Stderr}, nil
 }
 
 func first(vals ...string) string {

@@ -4,69 +4,79 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// onboardingWatch follows one onboarding or a batch, printing the state,
-// stage and attempt of every run whenever they change, until every run is
-// finished or waits for an operator. It fails (exit 7) when any run did
-// not end completed or reconciled. A daemon that cannot answer for a while
-// (503, no connection) is waited for, up to watchOutage.
-func onboardingWatch(ctx context.Context, s *session, args []string) error {
-	batch := s.flags().String("batch", "", "watch every run of this batch")
-	pos, err := s.parse(args, -1)
-	if err != nil {
-		return err
-	}
-	if (*batch == "") == (len(pos) != 1) || len(pos) > 1 {
-		return usagef("give one onboarding ID or --batch ID")
-	}
-	var last []run
-	var down outage
-	for {
-		runs, err := s.poll(ctx, *batch, pos)
-		if !down.tolerate(s, err) {
-			return err
+// runWatch follows one run (or, for a kind with batches, every run of
+// --batch), printing it whenever its state, stage or attempt changes,
+// until every run is finished or waits for an operator. It fails (exit
+// 7) when any run did not end completed or reconciled. A daemon that
+// cannot answer for a while (503, no connection) is waited for, up to
+// watchOutage.
+func runWatch(k *runKind) command {
+	return func(ctx context.Context, s *session, args []string) error {
+		var batch string
+		var pos []string
+		var err error
+		if k.batch {
+			s.flags().StringVar(&batch, "batch", "", "watch every run of this batch")
+			pos, err = s.parse(args, -1)
+			if err == nil && ((batch == "") == (len(pos) != 1) || len(pos) > 1) {
+				return usagef("give one %s ID or --batch ID", k.Name)
+			}
+		} else {
+			s.flags()
+			pos, err = s.parse(args, 1, "ID")
 		}
 		if err != nil {
+			return err
+		}
+		var last []run
+		var down outage
+		for {
+			runs, raw, err := s.poll(ctx, k, batch, pos)
+			if !down.tolerate(s, err) {
+				return err
+			}
+			if err == nil && !reflect.DeepEqual(runs, last) {
+				if err := k.progress(s, k, runs, raw); err != nil {
+					return err
+				}
+				last = runs
+			}
+			if err == nil && settled(runs) {
+				return outcome(runs)
+			}
 			if err := s.env.Sleep(ctx, s.env.Interval); err != nil {
 				return err
 			}
-			continue
-		}
-		if !reflect.DeepEqual(runs, last) {
-			if err := s.progress(runs); err != nil {
-				return err
-			}
-			last = runs
-		}
-		if settled(runs) {
-			return outcome(runs)
-		}
-		if err := s.env.Sleep(ctx, s.env.Interval); err != nil {
-			return err
 		}
 	}
 }
 
-func (s *session) poll(ctx context.Context, batch string, ids []string) ([]run, error) {
+// poll reads the watched runs: the batch's, or the one run's view.
+func (s *session) poll(ctx context.Context, k *runKind, batch string, ids []string) ([]run, []byte, error) {
 	if batch != "" {
-		runs, _, err := s.listRuns(ctx, batch, "", "")
-		return runs, err
+		return s.listRuns(ctx, k, url.Values{"batch_id": {batch}})
 	}
-	var out struct{ Onboarding run }
-	_, err := s.call(ctx, http.MethodGet, admin+"/onboardings/"+ids[0], nil, &out, nil)
-	return []run{out.Onboarding}, err
+	c, err := s.client()
+	if err != nil {
+		return nil, nil, err
+	}
+	v, raw, err := c.GetRun(ctx, k.RunKind, ids[0])
+	return []run{runOf(v.Run)}, raw, err
 }
 
-// progress prints one view: a table block, or one JSON line with -o json.
-func (s *session) progress(runs []run) error {
+// batchProgress prints one view of the watched runs (a batch's, or one):
+// a table block headed by the count in each state, or one JSON line
+// with -o json.
+func batchProgress(s *session, k *runKind, runs []run, _ []byte) error {
 	if s.output == "json" {
-		b, err := json.Marshal(map[string]any{"onboardings": runs, "done": settled(runs)})
+		b, err := json.Marshal(map[string]any{k.Collection: runs, "done": settled(runs)})
 		if err != nil {
 			return err
 		}
@@ -77,7 +87,7 @@ func (s *session) progress(runs []run) error {
 	rows := make([][]string, 0, len(runs))
 	for _, r := range runs {
 		counts[r.Status]++
-		rows = append(rows, r.row())
+		rows = append(rows, k.row(r))
 	}
 	var parts []string
 	for _, st := range []string{"pending", "running", "compensating", "failed_retryable", "failed_manual_intervention", "completed", "reconciled", "cancelled"} {
@@ -86,11 +96,20 @@ func (s *session) progress(runs []run) error {
 		}
 	}
 	s.printf("== %d run(s): %s\n", len(runs), strings.Join(parts, ", "))
-	if err := s.show(nil, runHeader, rows); err != nil {
+	if err := s.show(nil, k.header, rows); err != nil {
 		return err
 	}
 	s.printf("\n")
 	return nil
+}
+
+// runProgress prints one run's row, or its view as one JSON line.
+func runProgress(s *session, k *runKind, runs []run, raw []byte) error {
+	if s.output == "json" {
+		s.printf("%s\n", compact(raw))
+		return nil
+	}
+	return s.show(nil, k.header, [][]string{k.row(runs[0])})
 }
 
 // settled reports whether no run will move without an operator.

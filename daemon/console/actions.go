@@ -1,14 +1,13 @@
 package console
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 
-	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -37,7 +36,7 @@ var actions = []actionInfo{
 func validActions(run lifecycle.Run) []actionInfo {
 	var out []actionInfo
 	for _, a := range actions {
-		act := admin.RecoveryPaths[a.Path]
+		act, _ := answer.RecoveryAction(a.Path)
 		if noop, err := lifecycle.CheckAction(act, run.Status); noop || err != nil {
 			continue
 		}
@@ -99,18 +98,16 @@ func (c *Console) doRecovery(w http.ResponseWriter, r *http.Request, s *session)
 		c.fail(w, r, s, http.StatusNotFound, "Not found", "no such action")
 		return
 	}
-	id := url.PathEscape(r.PathValue("id"))
-	kind := "/onboardings/"
-	var ae *apiError
-	if err := c.get(r.Context(), s, kind+id, nil, nil); errors.As(err, &ae) && ae.Status == http.StatusNotFound {
-		kind = "/decommissions/"
+	id := r.PathValue("id")
+	k, _, err := c.findRun(r.Context(), s, id)
+	if err == nil {
+		_, _, err = c.client(s).Recover(r.Context(), k, id, a.Path, r.PostFormValue("reason"))
 	}
-	body := map[string]string{"reason": r.PostFormValue("reason")}
-	if err := c.call(r.Context(), s, http.MethodPost, kind+id+"/"+a.Path, nil, body, nil, nil); err != nil {
+	if err != nil {
 		c.apiFail(w, r, s, err)
 		return
 	}
-	http.Redirect(w, r, "/console/runs/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, "/console/runs/"+url.PathEscape(id), http.StatusSeeOther)
 }
 
 func (c *Console) confirmActivate(w http.ResponseWriter, r *http.Request, s *session) {
@@ -158,23 +155,16 @@ func (c *Console) confirmDecommission(w http.ResponseWriter, r *http.Request, s 
 // doDecommission starts the decommission (the form's Idempotency-Key
 // makes a double submit start it once) and shows it.
 func (c *Console) doDecommission(w http.ResponseWriter, r *http.Request, s *session) {
-	id := url.PathEscape(r.PathValue("id"))
-	body := map[string]string{"mode": r.PostFormValue("mode"), "storage_cleanup": r.PostFormValue("storage_cleanup"),
-		"erase": r.PostFormValue("erase"), "reason": r.PostFormValue("reason")}
-	for k, v := range body {
-		if v == "" && k != "reason" {
-			delete(body, k)
-		}
-	}
-	var out struct {
-		ID string `json:"decommission_id"`
-	}
-	hdr := map[string]string{admin.IdempotencyHeader: strings.TrimSpace(r.PostFormValue("idempotency_key"))}
-	if err := c.call(r.Context(), s, http.MethodPost, "/nodes/"+id+"/decommission", nil, body, hdr, &out); err != nil {
+	q := answer.DecommissionRequest{Mode: lifecycle.DecommissionMode(r.PostFormValue("mode")),
+		StorageCleanup: lifecycle.StorageCleanup(r.PostFormValue("storage_cleanup")),
+		Erase:          lifecycle.EraseMode(r.PostFormValue("erase")), Reason: r.PostFormValue("reason")}
+	key := strings.TrimSpace(r.PostFormValue("idempotency_key"))
+	out, _, err := c.client(s).Decommission(r.Context(), r.PathValue("id"), q, key)
+	if err != nil {
 		c.apiFail(w, r, s, err)
 		return
 	}
-	http.Redirect(w, r, "/console/runs/"+url.PathEscape(out.ID), http.StatusSeeOther)
+	http.Redirect(w, r, "/console/runs/"+url.PathEscape(out.DecommissionID), http.StatusSeeOther)
 }
 
 // refuseAction answers a confirm page the session may not see.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -37,21 +38,22 @@ type Deps struct {
 
 // Console serves the pages; create with New.
 type Console struct {
-	admin    http.Handler
-	tokens   Tokens
-	log      *slog.Logger
-	now      func() time.Time
-	ttl      time.Duration
-	sessions *sessions
-	origin   *url.URL // the public origin; nil when not configured
-	mux      *http.ServeMux
-	metrics  *Metrics
-	signIns  signInLimit // sign-in attempts per source address
+	// adminHTTP calls the admin API's handler in-process.
+	adminHTTP *http.Client
+	tokens    Tokens
+	log       *slog.Logger
+	now       func() time.Time
+	ttl       time.Duration
+	sessions  *sessions
+	origin    *url.URL // the public origin; nil when not configured
+	mux       *http.ServeMux
+	metrics   *Metrics
+	signIns   signInLimit // sign-in attempts per source address
 }
 
 // New builds the console.
 func New(d Deps) *Console {
-	c := &Console{admin: d.Admin, tokens: d.Tokens, log: d.Logger, now: d.Now, ttl: d.SessionTTL, sessions: newSessions(),
+	c := &Console{adminHTTP: &http.Client{Transport: adminclient.InProcess(d.Admin, inProcessAddr)}, tokens: d.Tokens, log: d.Logger, now: d.Now, ttl: d.SessionTTL, sessions: newSessions(),
 		metrics: d.Metrics}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"net/http"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 )
 
 //go:embed templates/*.html
@@ -126,7 +128,7 @@ func (c *Console) fail(w http.ResponseWriter, r *http.Request, s *session, statu
 // apiFail shows a refused admin API call with its status and detail; a
 // token the API no longer accepts (revoked) ends the session.
 func (c *Console) apiFail(w http.ResponseWriter, r *http.Request, s *session, err error) {
-	var ae *apiError
+	var ae *adminclient.APIError
 	if !errors.As(err, &ae) {
 		c.log.Error("console: an admin API answer did not decode", "path", r.URL.Path, "err", err)
 		c.fail(w, r, s, http.StatusInternalServerError, "Internal error", "the admin API's answer did not decode")

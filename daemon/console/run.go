@@ -1,27 +1,14 @@
 package console
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
-	"net/url"
-	"time"
 
+	"context"
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
-
-// task is an agent task of a decommission with its evidence (GET
-// /decommissions/{id}).
-type task struct {
-	ID         string
-	Type       lifecycle.TaskType
-	State      lifecycle.TaskState
-	Attempts   int
-	Success    *bool
-	Message    string
-	Evidence   json.RawMessage
-	FinishedAt *time.Time `json:"finished_at"`
-}
 
 // runData is the run page: the run, its stage timeline, its events, a
 // decommission's tasks and the actions the session may take.
@@ -29,36 +16,19 @@ type runData struct {
 	Run      lifecycle.Run
 	Timeline []attempt
 	Events   []lifecycle.RunEvent
-	Tasks    []task
+	Tasks    []answer.Task
 	Actions  []actionInfo
 	Live     bool // not settled: the page refreshes itself
 }
 
-// run shows an onboarding or a decommission.
+// run shows a run of any kind.
 func (c *Console) run(w http.ResponseWriter, r *http.Request, s *session) {
-	id := url.PathEscape(r.PathValue("id"))
-	var on struct {
-		Onboarding lifecycle.Run
-		Events     []lifecycle.RunEvent
-	}
-	var de struct {
-		Decommission lifecycle.Run
-		Events       []lifecycle.RunEvent
-		Tasks        []task
-	}
-	var d runData
-	err := c.get(r.Context(), s, "/onboardings/"+id, nil, &on)
-	var ae *apiError
-	if errors.As(err, &ae) && ae.Status == http.StatusNotFound {
-		err = c.get(r.Context(), s, "/decommissions/"+id, nil, &de)
-		d.Run, d.Events, d.Tasks = de.Decommission, de.Events, de.Tasks
-	} else {
-		d.Run, d.Events = on.Onboarding, on.Events
-	}
+	_, v, err := c.findRun(r.Context(), s, r.PathValue("id"))
 	if err != nil {
 		c.apiFail(w, r, s, err)
 		return
 	}
+	d := runData{Run: v.Run, Events: v.Events, Tasks: v.Tasks}
 	d.Timeline = timeline(d.Events, c.now())
 	d.Live = !settled(d.Run.Status)
 	if canAct(s) {
@@ -75,4 +45,17 @@ func settled(st lifecycle.JobState) bool {
 		return false
 	}
 	return true
+}
+
+// findRun reads run id of whichever kind it is: the kind and its view.
+func (c *Console) findRun(ctx context.Context, s *session, id string) (answer.RunKind, answer.RunView, error) {
+	var err error
+	for _, k := range answer.RunKinds {
+		var v answer.RunView
+		var ae *adminclient.APIError
+		if v, _, err = c.client(s).GetRun(ctx, k, id); !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
+			return k, v, err
+		}
+	}
+	return answer.RunKind{}, answer.RunView{}, err
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
 )
 
@@ -57,7 +58,7 @@ func (s *Site) Demo(ctx context.Context, w io.Writer, adminAddr, stateDir string
 	if err != nil {
 		return err
 	}
-	c := &cli.Client{Base: "http://" + adminAddr, Token: strings.TrimSpace(string(tok)), HTTP: &http.Client{Timeout: 30 * time.Second}}
+	c := &adminclient.Client{Base: "http://" + adminAddr, Token: strings.TrimSpace(string(tok)), HTTP: &http.Client{Timeout: 30 * time.Second}}
 	var nodes []map[string]string
 	for _, h := range s.Hosts[:min(DemoSize, len(s.Hosts))] {
 		nodes = append(nodes, map[string]string{"hostname": h.Hostname, "ipmi_ip": h.IPMI})
@@ -83,7 +84,7 @@ func (s *Site) Demo(ctx context.Context, w io.Writer, adminAddr, stateDir string
 // suggestTurnover prints one decommission command to try on an active
 // demo node: its simulated host carries tenant residue for the scrub and
 // the clean validation to find.
-func (s *Site) suggestTurnover(ctx context.Context, w io.Writer, c *cli.Client) {
+func (s *Site) suggestTurnover(ctx context.Context, w io.Writer, c *adminclient.Client) {
 	var out struct {
 		Nodes []struct{ ID, Status string } `json:"nodes"`
 	}

@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -13,7 +14,7 @@ import (
 // open drift, if any, is resolved with it. Body: {"reason": "..."}.
 func (a *API) activateNode(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.activateNode"
-	var q actionRequest
+	var q answer.ActionRequest
 	if err := problem.Decode(r, op, &q); err != nil {
 		return 0, nil, err
 	}

@@ -7,24 +7,10 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
-
-// decommissionRequest is POST /nodes/{id}/decommission (seed 001 §5.1).
-type decommissionRequest struct {
-	Mode           lifecycle.DecommissionMode `json:"mode"`
-	Erase          lifecycle.EraseMode        `json:"erase"`
-	StorageCleanup lifecycle.StorageCleanup   `json:"storage_cleanup"`
-	Reason         string                     `json:"reason"`
-}
-
-// decommissionResult answers POST /nodes/{id}/decommission.
-type decommissionResult struct {
-	DecommissionID string                     `json:"decommission_id"`
-	Mode           lifecycle.DecommissionMode `json:"mode"`
-	Status         lifecycle.JobState         `json:"status"`
-}
 
 // notDecommissionable are the node states a decommission cannot start
 // from: not yet enrolled, or already on the way out.
@@ -37,11 +23,11 @@ var notDecommissionable = []lifecycle.NodeState{lifecycle.NodeBootstrapIssued, l
 // runner and audits it. 202 for a new run, 200 for a replayed request.
 func (a *API) decommission(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.decommission"
-	var q decommissionRequest
+	var q answer.DecommissionRequest
 	if err := problem.Decode(r, op, &q); err != nil {
 		return 0, nil, err
 	}
-	q = q.normalized()
+	q = normalized(q)
 	req := lifecycle.DecommissionRequest{Mode: q.Mode, Erase: q.Erase, Storage: q.StorageCleanup, Reason: q.Reason}
 	if err := req.Validate(); err != nil {
 		return 0, nil, err
@@ -66,13 +52,13 @@ func (a *API) decommission(r *http.Request, c *call) (int, any, error) {
 	run := lifecycle.Run{ID: id, Kind: lifecycle.RunDecommission, Mode: q.Mode, Erase: q.Erase,
 		StorageCleanup: q.StorageCleanup, Reason: q.Reason, SiteID: n.SiteID, NodeID: n.ID, Hostname: n.Hostname,
 		SKU: n.SKU, IPMIIP: n.IPMIIP, MaasSystemID: n.MaasSystemID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()}
-	sub := lifecycle.Submission{IdempotencyKey: key, RequestHash: q.hash(n.ID), Runs: []lifecycle.Run{run}}
+	sub := lifecycle.Submission{IdempotencyKey: key, RequestHash: decommissionHash(q, n.ID), Runs: []lifecycle.Run{run}}
 	res, err := a.store.Submit(r.Context(), sub)
 	if err != nil {
 		return 0, nil, err
 	}
 	a.runner.Submit(res.RunIDs[0])
-	out := decommissionResult{DecommissionID: res.RunIDs[0], Mode: q.Mode, Status: lifecycle.JobPending}
+	out := answer.DecommissionResult{DecommissionID: res.RunIDs[0], Mode: q.Mode, Status: lifecycle.JobPending}
 	if res.Replayed {
 		return http.StatusOK, out, nil
 	}
@@ -84,7 +70,7 @@ func (a *API) decommission(r *http.Request, c *call) (int, any, error) {
 }
 
 // normalized spells the options left out as none.
-func (q decommissionRequest) normalized() decommissionRequest {
+func normalized(q answer.DecommissionRequest) answer.DecommissionRequest {
 	if q.Erase == "" {
 		q.Erase = lifecycle.EraseNone
 	}
@@ -94,13 +80,17 @@ func (q decommissionRequest) normalized() decommissionRequest {
 	return q
 }
 
-// hash is the SHA-256 of the request's canonical form for node nodeID.
-func (q decommissionRequest) hash(nodeID string) string {
+// decommissionHash is the SHA-256 of q's canonical form for node nodeID: every
+// option spelled, as stored idempotency keys were hashed.
+func decommissionHash(q answer.DecommissionRequest, nodeID string) string {
 	b, _ := json.Marshal(struct {
-		Kind   string `json:"kind"`
-		NodeID string `json:"node_id"`
-		decommissionRequest
-	}{"decommission", nodeID, q})
+		Kind           string                     `json:"kind"`
+		NodeID         string                     `json:"node_id"`
+		Mode           lifecycle.DecommissionMode `json:"mode"`
+		Erase          lifecycle.EraseMode        `json:"erase"`
+		StorageCleanup lifecycle.StorageCleanup   `json:"storage_cleanup"`
+		Reason         string                     `json:"reason"`
+	}{"decommission", nodeID, q.Mode, q.Erase, q.StorageCleanup, q.Reason})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

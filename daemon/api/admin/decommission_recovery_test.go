@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -35,11 +34,11 @@ func TestDecommissionRecovery(t *testing.T) {
 				Action       lifecycle.Action
 			}
 			r.decode(t, &out)
-			if out.Action != admin.RecoveryPaths[path] || out.Decommission.ID != run {
-				t.Errorf("answer = %+v, want action %s on %s", out, admin.RecoveryPaths[path], run)
+			if out.Action != recoveryAction(path) || out.Decommission.ID != run {
+				t.Errorf("answer = %+v, want action %s on %s", out, recoveryAction(path), run)
 			}
 			e.waitRun(run, want[path])
-			entries, err := e.store.ListAudit(context.Background(), lifecycle.AuditFilter{TargetID: run, Action: string(admin.RecoveryPaths[path])})
+			entries, err := e.store.ListAudit(context.Background(), lifecycle.AuditFilter{TargetID: run, Action: string(recoveryAction(path))})
 			e.must(err)
 			if len(entries) != 1 || entries[0].Reason != "INC-9" {
 				t.Errorf("audit = %+v, want one entry with the reason", entries)

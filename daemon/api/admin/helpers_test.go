@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -110,3 +111,9 @@ func sitePath(id string, rest ...string) string {
 }
 
 var cmpTimes = cmpopts.IgnoreFields(lifecycle.SitePolicy{}, "CreatedAt", "UpdatedAt")
+
+// recoveryAction is the action of recovery path p ("" for none).
+func recoveryAction(p string) lifecycle.Action {
+	a, _ := answer.RecoveryAction(p)
+	return a
+}

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -29,17 +30,17 @@ func idempotencyKey(r *http.Request, op string) (string, error) {
 // requestHash is the SHA-256 of the request's canonical form: selectors,
 // lower-cased host names, canonical addresses and region overrides, in
 // the given order.
-func requestHash(q batchRequest, batch bool) string {
-	canon := batchRequest{SiteID: q.SiteID, ProfileID: DefaultProfileID, SKUID: q.SKUID}
+func requestHash(q answer.BatchRequest, batch bool) string {
+	canon := answer.BatchRequest{SiteID: q.SiteID, ProfileID: DefaultProfileID, SKUID: q.SKUID}
 	for _, n := range q.Nodes {
 		// gpus_total is the SKU's (checked before); a region only when it
 		// overrides the site's, so that earlier requests hash as they did.
-		canon.Nodes = append(canon.Nodes, onboardNode{Hostname: strings.ToLower(n.Hostname),
-			IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), RegionCode: q.region(n)})
+		canon.Nodes = append(canon.Nodes, answer.OnboardNode{Hostname: strings.ToLower(n.Hostname),
+			IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), RegionCode: region(q, n)})
 	}
 	b, _ := json.Marshal(struct {
 		Batch bool `json:"batch"`
-		batchRequest
+		answer.BatchRequest
 	}{batch, canon})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

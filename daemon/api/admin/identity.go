@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -96,7 +97,7 @@ func (a *API) issueEnrollmentToken(r *http.Request, c *call) (int, any, error) {
 // reason reads the {"reason"} body every node action takes into the
 // request's audit reason.
 func (a *API) reason(r *http.Request, op string) error {
-	var q actionRequest
+	var q answer.ActionRequest
 	if err := problem.Decode(r, op, &q); err != nil {
 		return err
 	}

@@ -5,53 +5,35 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// onboardResult is the answer of POST /onboardings.
-type onboardResult struct {
-	OnboardingID string             `json:"onboarding_id"`
-	NodeID       string             `json:"node_id"`
-	Status       lifecycle.JobState `json:"status"`
-}
-
-// batchMember names one run of a batch answer.
-type batchMember struct {
-	Hostname     string `json:"hostname"`
-	OnboardingID string `json:"onboarding_id"`
-	NodeID       string `json:"node_id"`
-}
-
-type batchResult struct {
-	BatchID     string        `json:"batch_id"`
-	Onboardings []batchMember `json:"onboardings"`
-}
-
 func (a *API) onboard(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.onboard"
-	var q onboardRequest
+	var q answer.OnboardRequest
 	if err := problem.Decode(r, op, &q); err != nil {
 		return 0, nil, err
 	}
 	if err := checkSelectors(op, q.SiteID, q.ProfileID, q.SKUID); err != nil {
 		return 0, nil, err
 	}
-	n := onboardNode{Hostname: q.Hostname, IPMIIP: q.IPMIIP, GPUsTotal: q.GPUsTotal, RegionCode: q.RegionCode}
-	if err := n.check(op, ""); err != nil {
+	n := answer.OnboardNode{Hostname: q.Hostname, IPMIIP: q.IPMIIP, GPUsTotal: q.GPUsTotal, RegionCode: q.RegionCode}
+	if err := checkNode(op, "", n); err != nil {
 		return 0, nil, err
 	}
-	b := batchRequest{SiteID: q.SiteID, ProfileID: q.ProfileID, SKUID: q.SKUID, Nodes: []onboardNode{n}}
+	b := answer.BatchRequest{SiteID: q.SiteID, ProfileID: q.ProfileID, SKUID: q.SKUID, Nodes: []answer.OnboardNode{n}}
 	res, replayed, err := a.submit(r, c, op, b, false)
 	if err != nil {
 		return 0, nil, err
 	}
-	return created(replayed), onboardResult{OnboardingID: res.RunIDs[0], NodeID: res.NodeIDs[0], Status: lifecycle.JobPending}, nil
+	return created(replayed), answer.OnboardResult{OnboardingID: res.RunIDs[0], NodeID: res.NodeIDs[0], Status: lifecycle.JobPending}, nil
 }
 
 func (a *API) onboardBatch(r *http.Request, c *call) (int, any, error) {
 	const op = "admin.onboardBatch"
-	var q batchRequest
+	var q answer.BatchRequest
 	if err := problem.Decode(r, op, &q); err != nil {
 		return 0, nil, err
 	}
@@ -65,9 +47,9 @@ func (a *API) onboardBatch(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out := batchResult{BatchID: res.BatchID, Onboardings: make([]batchMember, len(res.RunIDs))}
+	out := answer.BatchResult{BatchID: res.BatchID, Onboardings: make([]answer.BatchMember, len(res.RunIDs))}
 	for i, id := range res.RunIDs {
-		out.Onboardings[i] = batchMember{Hostname: strings.ToLower(q.Nodes[i].Hostname), OnboardingID: id, NodeID: res.NodeIDs[i]}
+		out.Onboardings[i] = answer.BatchMember{Hostname: strings.ToLower(q.Nodes[i].Hostname), OnboardingID: id, NodeID: res.NodeIDs[i]}
 	}
 	return created(replayed), out, nil
 }
@@ -83,7 +65,7 @@ func created(replayed bool) int {
 // submit checks q's SKU against the catalog, creates the runs of q (and
 // its batch) once per Idempotency-Key, hands them to the runner, and
 // audits the creation.
-func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch bool) (submitted, bool, error) {
+func (a *API) submit(r *http.Request, c *call, op string, q answer.BatchRequest, batch bool) (submitted, bool, error) {
 	var res submitted
 	key, err := idempotencyKey(r, op)
 	if err != nil {
@@ -103,7 +85,7 @@ func (a *API) submit(r *http.Request, c *call, op string, q batchRequest, batch 
 	for i, n := range q.Nodes {
 		sub.Runs = append(sub.Runs, lifecycle.Run{ID: ids[i+1], NodeID: ids[len(q.Nodes)+i+1], Kind: lifecycle.RunOnboarding, SiteID: q.SiteID,
 			Hostname: strings.ToLower(n.Hostname), IPMIIP: netip.MustParseAddr(n.IPMIIP).String(), SKU: sku.ID,
-			GPUsTotal: sku.GPUs, RegionCode: q.region(n), ProfileID: DefaultProfileID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()})
+			GPUsTotal: sku.GPUs, RegionCode: region(q, n), ProfileID: DefaultProfileID, Status: lifecycle.JobPending, RequestedBy: c.who.Actor()})
 	}
 	if batch {
 		sub.Batch = &lifecycle.Batch{ID: ids[0], SiteID: q.SiteID, Kind: lifecycle.RunOnboarding,

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -13,39 +14,6 @@ import (
 const maxBatch = 1000
 
 var skuPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
-// onboardNode is one machine to onboard: operator-supplied identity, and
-// optionally its GPU count (which must be the SKU's) and a region that
-// overrides the site's (seed 001 §8.1).
-type onboardNode struct {
-	Hostname   string `json:"hostname"`
-	IPMIIP     string `json:"ipmi_ip"`
-	GPUsTotal  *int   `json:"gpus_total,omitempty"`
-	RegionCode string `json:"region_code,omitempty"`
-}
-
-// onboardRequest is POST /onboardings (seed 001 §4.1).
-type onboardRequest struct {
-	SiteID     string `json:"site_id"`
-	ProfileID  string `json:"profile_id"`
-	SKUID      string `json:"sku_id"`
-	Hostname   string `json:"hostname"`
-	IPMIIP     string `json:"ipmi_ip"`
-	GPUsTotal  *int   `json:"gpus_total,omitempty"`
-	RegionCode string `json:"region_code,omitempty"`
-}
-
-// batchRequest is POST /onboardings/batch: shared selectors, per-node
-// identity. GPUsTotal and RegionCode apply to every node that does not
-// give its own.
-type batchRequest struct {
-	SiteID     string        `json:"site_id"`
-	ProfileID  string        `json:"profile_id"`
-	SKUID      string        `json:"sku_id"`
-	GPUsTotal  *int          `json:"gpus_total,omitempty"`
-	RegionCode string        `json:"region_code,omitempty"`
-	Nodes      []onboardNode `json:"nodes"`
-}
 
 // checkSelectors validates the request-level selectors. The site's only
 // profile is its implicit default one, named "default" or by the site id.
@@ -68,7 +36,7 @@ func checkSelectors(op, siteID, profileID, sku string) error {
 }
 
 // check validates one node; prefix names it in a batch ("nodes[3].").
-func (n onboardNode) check(op, prefix string) error {
+func checkNode(op, prefix string, n answer.OnboardNode) error {
 	if n.Hostname == "" {
 		return lifecycle.Invalid(op, prefix+"hostname", "%shostname is required", prefix)
 	}
@@ -86,14 +54,14 @@ func (n onboardNode) check(op, prefix string) error {
 
 // checkNodes validates a batch's nodes: each valid, no host name or BMC
 // address given twice.
-func checkNodes(op string, nodes []onboardNode) error {
+func checkNodes(op string, nodes []answer.OnboardNode) error {
 	if len(nodes) == 0 || len(nodes) > maxBatch {
 		return lifecycle.Invalid(op, "nodes", "nodes must hold 1-%d machines", maxBatch)
 	}
 	hosts, bmcs := map[string]int{}, map[string]int{}
 	for i, n := range nodes {
 		p := fmt.Sprintf("nodes[%d].", i)
-		if err := n.check(op, p); err != nil {
+		if err := checkNode(op, p, n); err != nil {
 			return err
 		}
 		h, ip := strings.ToLower(n.Hostname), netip.MustParseAddr(n.IPMIIP).String()

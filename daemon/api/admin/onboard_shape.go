@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -15,7 +16,7 @@ const maxRegionCode = 256
 // region_code that q and its nodes give: a GPU count must be the SKU's,
 // a region code must be one a site could have. A batch names a node's
 // fields nodes[i].
-func (a *API) checkShape(op string, q batchRequest, batch bool) (lifecycle.SKU, error) {
+func (a *API) checkShape(op string, q answer.BatchRequest, batch bool) (lifecycle.SKU, error) {
 	sku, err := a.skus.Lookup(op, "sku_id", q.SKUID)
 	if err != nil {
 		return sku, err
@@ -66,7 +67,7 @@ func checkRegion(op, prefix, code string) error {
 
 // region is the region override of node n: its own, else the request's;
 // empty leaves the site's.
-func (q batchRequest) region(n onboardNode) string {
+func region(q answer.BatchRequest, n answer.OnboardNode) string {
 	if n.RegionCode != "" {
 		return n.RegionCode
 	}

@@ -36,15 +36,15 @@ func TestRecoveryRoutes(t *testing.T) {
 				NoOp   bool `json:"no_op"`
 			}
 			r.decode(t, &out)
-			if out.Action != admin.RecoveryPaths[path] {
-				t.Errorf("action %s, want %s", out.Action, admin.RecoveryPaths[path])
+			if out.Action != recoveryAction(path) {
+				t.Errorf("action %s, want %s", out.Action, recoveryAction(path))
 			}
 			e.waitRun(run, want[path])
 			entries, err := e.store.ListAudit(context.Background(), lifecycle.AuditFilter{TargetID: run})
 			e.must(err)
 			var acts []lifecycle.AuditEntry
 			for _, en := range entries {
-				if en.Action == string(admin.RecoveryPaths[path]) {
+				if en.Action == string(recoveryAction(path)) {
 					acts = append(acts, en)
 				}
 			}

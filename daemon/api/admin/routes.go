@@ -36,8 +36,6 @@ func (a *API) routes() []route {
 		{http.MethodDelete, site + "/roce-assignments/{aid}", admin, a.deleteRoCE},
 		{http.MethodPost, Prefix + "/onboardings", operator, a.onboard},
 		{http.MethodPost, Prefix + "/onboardings/batch", operator, a.onboardBatch},
-		{http.MethodGet, Prefix + "/onboardings", viewer, a.listOnboardings},
-		{http.MethodGet, Prefix + "/onboardings/{id}", viewer, a.getOnboarding},
 		{http.MethodGet, Prefix + "/nodes", viewer, a.listNodes},
 		{http.MethodGet, Prefix + "/nodes/counts", viewer, a.countNodes}, // before /nodes/{id}
 		{http.MethodGet, Prefix + "/batches", viewer, a.listBatches},
@@ -59,13 +57,8 @@ func (a *API) routes() []route {
 		{http.MethodPost, Prefix + "/reconciliation/drift/{node_id}/resolve", operator, a.resolveDrift},
 		{http.MethodPost, Prefix + "/reconciliation/run", operator, a.runReconciliation},
 	}
-	for _, p := range recoveryOrder {
-		rs = append(rs, route{http.MethodPost, Prefix + "/onboardings/{id}/" + p, operator, a.recovery(RecoveryPaths[p])})
-	}
-	rs = append(rs, a.decommissionRoutes()...)
+	rs = append(rs, route{http.MethodPost, Prefix + "/nodes/{id}/decommission", operator, a.decommission})
+	rs = append(rs, a.runRoutes()...)
 	rs = append(rs, a.debugRoutes()...)
 	return rs
 }
-
-// recoveryOrder lists RecoveryPaths in the seed's order.
-var recoveryOrder = []string{"retry", "resume", "rerun", "restart-clean", "cancel", "adopt", "mark-manual-intervention"}

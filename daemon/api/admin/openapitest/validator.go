@@ -3,6 +3,7 @@ package openapitest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 // Validator checks exchanges against one OpenAPI 3 document.
 type Validator struct {
 	router routers.Router
+	doc    *openapi3.T
 }
 
 // New loads and validates the document spec.
@@ -34,7 +36,7 @@ func New(spec []byte) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi: router: %w", err)
 	}
-	return &Validator{router: r}, nil
+	return &Validator{router: r, doc: doc}, nil
 }
 
 // Exchange is one request and the answer it got.
@@ -115,3 +117,23 @@ func (readCloser) Close() error { return nil }
 // The profiling index (/debug/pprof/) is an HTML page; its body is checked
 // as an opaque string, as the library does for other non-JSON types.
 func init() { openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder) }
+
+// CheckSchema returns how the JSON body disagrees with the document's
+// component schema name, or nil when it agrees.
+func (v *Validator) CheckSchema(name string, body []byte) error {
+	ref := v.doc.Components.Schemas[name]
+	if ref == nil || ref.Value == nil {
+		return fmt.Errorf("openapi: no schema %s", name)
+	}
+	var val any
+	if err := json.Unmarshal(body, &val); err != nil {
+		return fmt.Errorf("openapi: %s: %w", name, err)
+	}
+	if err := ref.Value.VisitJSON(val); err != nil {
+		return fmt.Errorf("openapi: %s: %w", name, err)
+	}
+	return nil
+}
+
+// Admin is the Validator of the admin API's document (docs/openapi.json).
+func Admin() (*Validator, error) { return admin() }

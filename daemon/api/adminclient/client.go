@@ -1,4 +1,4 @@
-package cli
+package adminclient
 
 import (
 	"bytes"
@@ -11,9 +11,12 @@ import (
 	"sync/atomic"
 )
 
+// Prefix is the root of the admin routes a Client's paths are under.
+const Prefix = "/api/v1/admin"
+
 // Client calls the admin API with a bearer token.
 type Client struct {
-	Base  string // http://host:port
+	Base  string // http://host:port; InProcess's transport takes any
 	Token string
 	HTTP  *http.Client
 	// Warn receives one line the first time an answer comes from a stale
@@ -58,12 +61,7 @@ func (c *Client) Call(ctx context.Context, method, path string, body, out any, h
 		return nil, fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
 	}
 	if resp.StatusCode >= 300 {
-		ae := &APIError{Status: resp.StatusCode}
-		if strings.Contains(resp.Header.Get("Content-Type"), "json") {
-			_ = json.Unmarshal(raw, ae)
-		}
-		ae.Status = resp.StatusCode
-		return raw, ae
+		return raw, problemOf(resp, raw)
 	}
 	if out != nil && len(raw) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {

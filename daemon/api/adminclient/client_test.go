@@ -1,4 +1,4 @@
-package cli_test
+package adminclient_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuaas/maas-sidecar/daemon/cli"
+	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 )
 
 // A stale answer (Warning 110) is used as usual and warned about once.
@@ -24,7 +24,7 @@ func TestClientWarnsOnceOnStaleAnswers(t *testing.T) {
 	}))
 	defer srv.Close()
 	var warn bytes.Buffer
-	c := &cli.Client{Base: srv.URL, HTTP: srv.Client(), Warn: &warn}
+	c := &adminclient.Client{Base: srv.URL, HTTP: srv.Client(), Warn: &warn}
 	for range 2 {
 		var out struct{ N int }
 		if _, err := c.Call(context.Background(), http.MethodGet, "/x", nil, &out, nil); err != nil || out.N != 1 {
@@ -35,7 +35,7 @@ func TestClientWarnsOnceOnStaleAnswers(t *testing.T) {
 		t.Errorf("warning %q, want one line naming the snapshot and its age", got)
 	}
 	stale, warn = false, bytes.Buffer{}
-	c = &cli.Client{Base: srv.URL, HTTP: srv.Client(), Warn: &warn}
+	c = &adminclient.Client{Base: srv.URL, HTTP: srv.Client(), Warn: &warn}
 	if _, err := c.Call(context.Background(), http.MethodGet, "/x", nil, nil, nil); err != nil || warn.Len() != 0 {
 		t.Errorf("fresh answer: %v, warning %q", err, warn.String())
 	}
