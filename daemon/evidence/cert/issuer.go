@@ -105,3 +105,8 @@ func (is Issuer) IssueRun(ctx context.Context, site, runID string, c Certificate
 // certificate with outcome quarantined); a run's completion certificate
 // is keyed by the run's id.
 func QuarantineKey(runID string) string { return runID + "#quarantined" }
+
+// ByRun returns the certificate issued under key (see IssueRun).
+func (is Issuer) ByRun(ctx context.Context, key string) (Record, bool, error) {
+	return is.Ledger.ByRun(ctx, key)
+}
