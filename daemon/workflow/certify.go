@@ -74,9 +74,12 @@ func modeOf(r lifecycle.Run) string {
 // agent's clean validation, measured on the tenant's OS, for a soft reset
 // or a storage cleanup; for a reimage or an onboarding, the stages that
 // redeployed the host and saw its agent enroll; for a full
-// decommission, the stages the daemon observed through MAAS.
+// decommission, and a manual onboarding (a host others installed), the
+// stages the daemon observed.
 func (d Deps) completionEvidence(ctx context.Context, c *runner.Context, stages []lifecycle.Stage) ([]byte, string, error) {
 	switch {
+	case c.Run.Kind == lifecycle.RunOnboarding && c.Run.OnboardingMode == lifecycle.OnboardManual:
+		return stageEvidence(c, stages, cert.DaemonObserved) // a host installed by others: only its enrollment seen
 	case c.Run.Kind == lifecycle.RunOnboarding, c.Run.Mode == lifecycle.ModeReimage:
 		return stageEvidence(c, stages, cert.AfterRedeploy)
 	case c.Run.Mode == lifecycle.ModeFullDecommission:

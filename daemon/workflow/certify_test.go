@@ -13,6 +13,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/certledger"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // siteKey is the test site's signing key.
@@ -178,4 +179,24 @@ func (o *memOutbox) certificateOf(runID, typ string) string {
 		o.mu.Unlock()
 	}
 	return ""
+}
+
+// An onboarding that turns its node active certifies the acceptance:
+// mode onboarding_acceptance, every stage measured after the deploy.
+func TestOnboardingAcceptanceIsCertified(t *testing.T) {
+	s := newSite(t)
+	s.host("10.176.16.129", maassim.HostSpec{})
+	id := s.onboard("c07u44", "10.176.16.129")
+	r := s.wait(id, 30*time.Second)
+	if r.Status != lifecycle.JobCompleted {
+		t.Fatalf("run %s at %s: %s", r.Status, r.CurrentStage, r.ErrorMessage)
+	}
+	got, ok := s.certOf(id)
+	if !ok || got.Predicate.Mode != "onboarding_acceptance" || got.Node.NodeID != r.NodeID || got.Node.MAASSystemID != r.MaasSystemID {
+		t.Fatalf("certificate %v: %+v", ok, got)
+	}
+	last := got.Predicate.Checks[len(got.Predicate.Checks)-1]
+	if last.Name != "stage:wait_for_agent_enrollment" || last.Where != cert.AfterRedeploy {
+		t.Errorf("last check %+v", last)
+	}
 }

@@ -30,6 +30,9 @@ type decommissionView struct {
 	Decommission lifecycle.Run        `json:"decommission"`
 	Events       []lifecycle.RunEvent `json:"events"`
 	Tasks        []decommissionTask   `json:"tasks"`
+	// Certificate is the run's signed clean certificate (a DSSE
+	// envelope), once issued.
+	Certificate json.RawMessage `json:"certificate,omitempty"`
 }
 
 // decommissionRun loads run id if it is a decommission: not_found otherwise.
@@ -58,6 +61,9 @@ func (a *API) getDecommission(r *http.Request, c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	v := decommissionView{Decommission: run, Events: evs, Tasks: []decommissionTask{}}
+	if v.Certificate, err = a.runCertificate(r.Context(), run.ID); err != nil {
+		return 0, nil, err
+	}
 	for _, t := range tasks {
 		if t.RunID == run.ID {
 			v.Tasks = append(v.Tasks, taskView(t))

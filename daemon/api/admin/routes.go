@@ -63,6 +63,7 @@ func (a *API) routes() []route {
 		rs = append(rs, route{http.MethodPost, Prefix + "/onboardings/{id}/" + p, operator, a.recovery(RecoveryPaths[p])})
 	}
 	rs = append(rs, a.decommissionRoutes()...)
+	rs = append(rs, a.evidenceRoutes()...)
 	rs = append(rs, a.debugRoutes()...)
 	return rs
 }
