@@ -30,8 +30,11 @@ type runData struct {
 	Timeline []attempt
 	Events   []lifecycle.RunEvent
 	Tasks    []task
-	Actions  []actionInfo
-	Live     bool // not settled: the page refreshes itself
+	// Certificate is the run's clean certificate, checked against the
+	// site's keys (nil: none issued).
+	Certificate *certView
+	Actions     []actionInfo
+	Live        bool // not settled: the page refreshes itself
 }
 
 // run shows an onboarding or a decommission.
@@ -45,6 +48,7 @@ func (c *Console) run(w http.ResponseWriter, r *http.Request, s *session) {
 		Decommission lifecycle.Run
 		Events       []lifecycle.RunEvent
 		Tasks        []task
+		Certificate  json.RawMessage
 	}
 	var d runData
 	err := c.get(r.Context(), s, "/onboardings/"+id, nil, &on)
@@ -59,6 +63,7 @@ func (c *Console) run(w http.ResponseWriter, r *http.Request, s *session) {
 		c.apiFail(w, r, s, err)
 		return
 	}
+	d.Certificate = c.certificateOf(r.Context(), s, d.Run.SiteID, de.Certificate)
 	d.Timeline = timeline(d.Events, c.now())
 	d.Live = !settled(d.Run.Status)
 	if canAct(s) {
