@@ -98,6 +98,7 @@ func (c *Console) routes() {
 	m.Handle("GET /console/fleet", c.page(c.fleet))
 	m.Handle("GET /console/nodes/{id}", c.page(c.node))
 	m.Handle("GET /console/runs/{id}", c.page(c.run))
+	m.Handle("GET /console/nodes/{id}/certificates", c.page(c.nodeCertificates))
 	m.Handle("GET /console/batches", c.page(c.batches))
 	m.Handle("GET /console/batches/{id}", c.page(c.batch))
 	m.Handle("GET /console/drift", c.page(c.drift))

@@ -40,6 +40,7 @@ type env struct {
 	// calls logs every admin API request the console makes, one a line.
 	calls *syncBuffer
 	reg   *prometheus.Registry // the console's metrics
+	certs *certEnv             // the clean certificates the admin API serves
 }
 
 func newEnv(t *testing.T, tls bool) *env { t.Helper(); return newEnvOrigin(t, tls, "") }
@@ -60,7 +61,8 @@ func newEnvOrigin(t *testing.T, tls bool, origin string) *env {
 	go func() { _ = run.Run(ctx); close(done) }()
 	<-run.Ready()
 	e.runner = run
-	api := admin.New(admin.Config{Store: st, Runner: run, Logger: log}).Handler()
+	e.certs = newCertEnv(t, st)
+	api := admin.New(admin.Config{Store: st, Runner: run, Logger: log, Evidence: e.certs}).Handler()
 	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(e.calls, "%s %s\n", r.Method, r.URL.RequestURI())
 		api.ServeHTTP(w, r)

@@ -1,10 +1,10 @@
 package console
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
-	"context"
 	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -17,8 +17,11 @@ type runData struct {
 	Timeline []attempt
 	Events   []lifecycle.RunEvent
 	Tasks    []answer.Task
-	Actions  []actionInfo
-	Live     bool // not settled: the page refreshes itself
+	// Certificate is the run's clean certificate, checked against the
+	// site's keys (nil: none issued).
+	Certificate *certView
+	Actions     []actionInfo
+	Live        bool // not settled: the page refreshes itself
 }
 
 // run shows a run of any kind.
@@ -29,6 +32,7 @@ func (c *Console) run(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	d := runData{Run: v.Run, Events: v.Events, Tasks: v.Tasks}
+	d.Certificate = c.certificateOf(r.Context(), s, d.Run.SiteID, v.Certificate)
 	d.Timeline = timeline(d.Events, c.now())
 	d.Live = !settled(d.Run.Status)
 	if canAct(s) {

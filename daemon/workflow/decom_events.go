@@ -26,6 +26,9 @@ type EventData struct {
 	Status       lifecycle.JobState         `json:"status,omitempty"`
 	FailureClass lifecycle.FailureClass     `json:"failure_class,omitempty"`
 	Message      string                     `json:"message,omitempty"`
+	// Certificate is the run's signed clean certificate (a DSSE envelope)
+	// on the event that ends it, once issued.
+	Certificate json.RawMessage `json:"certificate,omitempty"`
 }
 
 // EventID is the idempotency key of a decommission event: the run, where
@@ -69,7 +72,8 @@ func (d Deps) decomEnded(ctx context.Context, run lifecycle.Run) {
 	case lifecycle.JobFailedManualIntervention:
 		typ = lifecycle.EventManualIntervention
 	}
-	data := EventData{Stage: run.CurrentStage, Status: run.Status, FailureClass: run.FailureClass, Message: run.ErrorMessage}
+	data := EventData{Stage: run.CurrentStage, Status: run.Status, FailureClass: run.FailureClass, Message: run.ErrorMessage,
+		Certificate: d.runCertificate(ctx, run.ID)}
 	at := run.UpdatedAt
 	if err := d.publish(ctx, run, where, typ, data, func() time.Time { return at }); err != nil {
 		d.logger().Error("decommission event not recorded", "run", run.ID, "type", typ, "err", err)

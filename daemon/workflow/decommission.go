@@ -51,6 +51,8 @@ func (d Deps) Decommission(m lifecycle.DecommissionMode) (*runner.Def, error) {
 		}
 	}
 	stages[0].Run = d.started(stages[0].Run)
+	last := &stages[len(stages)-1]
+	last.Run = d.certified(last.Run, names)
 	return &runner.Def{Name: "decommission." + string(m), Stages: stages, OnEnd: d.decomEnded}, nil
 }
 

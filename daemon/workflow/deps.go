@@ -10,7 +10,7 @@ import (
 )
 
 // Deps are the ports the workflows use. All are required but Outbox (nil
-// records no lifecycle events), Metrics (nil counts nothing), Reach (nil
+// records no lifecycle events), Certs (nil issues no certificates), Metrics (nil counts nothing), Reach (nil
 // checks no deployed host's reachability), Recheck, Logger, and Scripts
 // (needed only to answer BootstrapScript).
 type Deps struct {
@@ -26,6 +26,9 @@ type Deps struct {
 	// Outbox records the lifecycle events of decommissions for the
 	// control plane (the store's durable outbox).
 	Outbox Outbox
+	// Certs issues each completed turnover's and onboarding's clean
+	// certificate, and a quarantined node's; nil issues none.
+	Certs Certifier
 	// Metrics counts failed clean validations and GPU scrubs.
 	Metrics DecomMetrics
 	// Reach checks a deployed host answers on the address chosen by the

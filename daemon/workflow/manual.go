@@ -23,6 +23,7 @@ func (d Deps) ManualOnboarding() *runner.Def {
 		Class: lifecycle.FailAgentEnrollment, MaxAttempts: 1, TimeoutClass: spec.TimeoutClass,
 		Timeout:    func(p lifecycle.SitePolicy) time.Duration { return p.TimeoutFor(spec.Timeout) },
 		Compensate: d.retireBootstrap}
+	wait.Run = d.certified(wait.Run, []lifecycle.Stage{lifecycle.StageWaitForAgentEnrollment})
 	return &runner.Def{Name: "onboarding.manual", Stages: []runner.StageDef{wait}, Adopt: d.adoptManual}
 }
 

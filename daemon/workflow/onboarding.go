@@ -61,6 +61,14 @@ func (d Deps) Onboarding() *runner.Def {
 			stages[i].RetryOnTimeout = true
 		}
 	}
+	var names []lifecycle.Stage
+	for _, sd := range stages {
+		if !sd.Conditional {
+			names = append(names, sd.Stage)
+		}
+	}
+	last := &stages[len(stages)-1]
+	last.Run = d.certified(last.Run, names)
 	return &runner.Def{Name: "onboarding", Stages: stages, Adopt: d.adoptOnboarding}
 }
 

@@ -102,6 +102,9 @@ func (d Deps) cleanCheck(ctx context.Context, c *runner.Context, typ lifecycle.T
 	if err := d.quarantine(ctx, c); err != nil {
 		return runner.Outcome{}, err
 	}
+	if err := d.certifyQuarantine(ctx, c, t); err != nil {
+		return runner.Outcome{}, err
+	}
 	d.observeCleanFailure(c.Run.Mode, t)
 	msg := "the tenancy's history fails the node: " + history
 	if !passed {

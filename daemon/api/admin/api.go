@@ -36,6 +36,7 @@ type API struct {
 	snapFile string
 	snapExt  string
 	skus     lifecycle.Catalog
+	evidence Evidence
 }
 
 // New returns the admin API over c's dependencies.
@@ -45,7 +46,7 @@ func New(c Config) *API {
 		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
 		log: c.Logger.With("component", "admin_api"), now: c.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt, snapFile: c.BackupStore,
-		skus: c.SKUs}
+		skus: c.SKUs, evidence: c.Evidence}
 }
 
 // call is one authenticated request as a handler sees it.

@@ -160,6 +160,8 @@ type Config struct {
 	// SKUs is the catalog an onboarding's sku_id must name (the zero
 	// Catalog stands for lifecycle.DefaultSKUs).
 	SKUs lifecycle.Catalog
+	// Evidence serves the clean certificates (503 while nil).
+	Evidence Evidence
 }
 
 func (c Config) withDefaults() Config {

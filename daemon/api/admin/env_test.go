@@ -44,6 +44,8 @@ type env struct {
 	answers syncBuffer // every response body, for the secret search
 	recon   *fakeRecon
 	pki     *pki.PKI
+	// evidence issues and serves clean certificates.
+	evidence *testEvidence
 }
 
 func newEnv(t testing.TB) *env { t.Helper(); return newEnvWith(t, nil) }
@@ -68,6 +70,7 @@ func newEnvWith(t testing.TB, wrap func(*bolt.Store) admin.Store) *env {
 	ca, err := pki.Open(pki.Options{Dir: filepath.Join(t.TempDir(), "pki")})
 	e.must(err)
 	e.pki = ca
+	e.evidence = newTestEvidence(t, st)
 	var apiStore admin.Store = st
 	if wrap != nil {
 		apiStore = wrap(st)
@@ -75,7 +78,7 @@ func newEnvWith(t testing.TB, wrap func(*bolt.Store) admin.Store) *env {
 	api := admin.New(admin.Config{Store: apiStore, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
 		NotifyProver: admin.NotifyProverFunc(pgnotify.Prove),
 		ProbeTimeout: 2 * time.Second, Enrollment: ca, Backup: st, BackupStore: st.Path(), Bootstrap: ca, AgentURL: "https://region.example:5291",
-		SKUs: testSKUs(t)})
+		SKUs: testSKUs(t), Evidence: e.evidence})
 	e.handler = api.Handler()
 	e.seedTokens()
 	return e

@@ -44,8 +44,11 @@ func decommissionFilters(op string, q url.Values, f *lifecycle.RunFilter) ([]str
 }
 
 // decommissionTasks adds a decommission's agent tasks with the evidence
-// their agents returned.
-func decommissionTasks(a *API, r *http.Request, v *answer.RunView) error {
+// their agents returned, and its clean certificate once issued.
+func decommissionTasks(a *API, r *http.Request, v *answer.RunView) (err error) {
+	if v.Certificate, err = a.runCertificate(r.Context(), v.Run.ID); err != nil {
+		return err
+	}
 	tasks, err := a.store.ListTasks(r.Context(), lifecycle.TaskFilter{NodeID: v.Run.NodeID})
 	if err != nil {
 		return err

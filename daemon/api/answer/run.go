@@ -15,6 +15,9 @@ type RunView struct {
 	Run    lifecycle.Run
 	Events []lifecycle.RunEvent
 	Tasks  []Task
+	// Certificate is the run's signed clean certificate (a DSSE
+	// envelope) once issued, for a kind that serves it (a decommission).
+	Certificate json.RawMessage
 }
 
 // MarshalJSON writes the run under its kind's name.
@@ -26,6 +29,9 @@ func (v RunView) MarshalJSON() ([]byte, error) {
 	ms := []member{{k.Name, v.Run}, {"events", v.Events}}
 	if v.Tasks != nil {
 		ms = append(ms, member{"tasks", v.Tasks})
+	}
+	if len(v.Certificate) > 0 {
+		ms = append(ms, member{"certificate", v.Certificate})
 	}
 	return object(ms...)
 }
@@ -41,7 +47,7 @@ func (v *RunView) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*v = RunView{}
-	for key, dst := range map[string]any{k.Name: &v.Run, "events": &v.Events, "tasks": &v.Tasks} {
+	for key, dst := range map[string]any{k.Name: &v.Run, "events": &v.Events, "tasks": &v.Tasks, "certificate": &v.Certificate} {
 		if err := decodeMember(m, key, dst); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
@@ -36,6 +37,7 @@ type core struct {
 	secrets admin.Secrets // nil without Vault
 	runs    []func(context.Context) error
 	pki     *pki.PKI // enrollment tokens for the admin API
+	certs   *certService
 	skus    lifecycle.Catalog
 }
 
@@ -69,6 +71,10 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power, Reach: ad.reach,
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }, Logger: log}
+	if c.certs, err = newCertService(filepath.Join(cfg.StateDir, "pki"), st); err != nil {
+		return nil, err
+	}
+	deps.Certs = c.certs
 	deps.Outbox = outboxOf(st, log)
 	deps.Metrics = metrics.NewDecommissions(reg)
 	resolver := workflow.ReseedPayloads{Deps: deps, RackURL: ad.rackURL}

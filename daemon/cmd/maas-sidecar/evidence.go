@@ -7,18 +7,29 @@ import (
 	"io"
 	"os"
 
+	"github.com/gpuaas/maas-sidecar/daemon/cli"
+	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 )
 
 const evidenceUsage = `usage: maas-sidecar evidence verify FILE --key site.pub
-  checks, offline, a clean certificate (a DSSE envelope) or a node's
+       maas-sidecar evidence export NODE [--out FILE]
+       maas-sidecar evidence keys SITE [--out site.pub]
+  verify checks, offline, a clean certificate (a DSSE envelope) or a node's
   exported bundle: each signature against the keys in site.pub (the
   current key, then retired ones), the chain of certificates and their
   inclusion in the site's signed log; each failure is explained.
+  export writes a node's certificates with the site log and its signed
+  head (the bundle verify checks); keys writes the site's public keys.
+  Both call the admin API (operator flags as for the other commands).
 `
 
 // runEvidence dispatches the evidence subcommands.
 func runEvidence(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "export" || args[0] == "keys") {
+		return cli.Main(context.Background(), append([]string{"evidence"}, args...), cli.Env{Stdin: os.Stdin, Stdout: stdout,
+			Stderr: stderr, Getenv: os.Getenv, StateDir: config.Default().StateDir})
+	}
 	if len(args) == 0 || args[0] != "verify" {
 		fmt.Fprint(stderr, evidenceUsage)
 		return exitUsage

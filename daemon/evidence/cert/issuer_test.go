@@ -52,8 +52,27 @@ func (l *ledger) Append(_ context.Context, r cert.Record, prev string) error {
 	if l.last(r.NodeID) != prev || r.Entry.Index != uint64(len(l.records)) {
 		return cert.ErrMoved
 	}
+	if _, ok := l.byRun(r.RunID); ok && r.RunID != "" {
+		return cert.ErrMoved
+	}
 	l.records = append(l.records, r)
 	return nil
+}
+
+func (l *ledger) ByRun(_ context.Context, run string) (cert.Record, bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.byRun(run)
+	return r, ok, nil
+}
+
+func (l *ledger) byRun(run string) (cert.Record, bool) {
+	for _, r := range l.records {
+		if r.RunID == run {
+			return r, true
+		}
+	}
+	return cert.Record{}, false
 }
 
 func TestIssuedCertificatesChainPerNodeAndLogPerSite(t *testing.T) {
@@ -98,5 +117,30 @@ func TestIssueRefusesWhenTheLedgerMoved(t *testing.T) {
 	}
 	if len(l.records) != 1 {
 		t.Fatalf("%d records, want the other issuer's one", len(l.records))
+	}
+}
+
+// TestIssueRunIsOncePerRunAndRetriesAMovedLedger: a second IssueRun of
+// the same run answers the first certificate, and a ledger moved by
+// another issuer is retried, not failed.
+func TestIssueRunIsOncePerRunAndRetriesAMovedLedger(t *testing.T) {
+	s, l := newKey(t, 0), &ledger{}
+	is := cert.Issuer{Key: s, Ledger: l, Now: func() time.Time { return t0 }}
+	l.before = func() {
+		l.before = nil
+		if _, err := is.IssueRun(context.Background(), "site-1", "run-other", sample("", 1)); err != nil {
+			t.Error(err)
+		}
+	}
+	first, err := is.IssueRun(context.Background(), "site-1", "run-1", sample("", 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := is.IssueRun(context.Background(), "site-1", "run-1", sample("", 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Digest != first.Digest || len(l.records) != 2 || first.Entry.Index != 1 {
+		t.Fatalf("first %s (entry %d), again %s, %d records", first.Digest, first.Entry.Index, again.Digest, len(l.records))
 	}
 }

@@ -16,6 +16,19 @@ const (
 	InBandTenantOS = "in_band_tenant_os"
 	// AfterRedeploy: measured on a host the daemon had just redeployed.
 	AfterRedeploy = "after_redeploy"
+	// DaemonObserved: what the daemon saw through MAAS and its own records
+	// (a release, a power-off, a removed record), nothing measured on the
+	// host.
+	DaemonObserved = "daemon_observed"
+)
+
+// Outcomes of the run a certificate closes.
+const (
+	// OutcomeClean: the run completed; every check passed.
+	OutcomeClean = "clean"
+	// OutcomeQuarantined: a clean check failed and the node was
+	// quarantined; the failing checks say why.
+	OutcomeQuarantined = "quarantined"
 )
 
 // NotMeasured is the erase and canary result until erase proof lands.
@@ -34,6 +47,7 @@ type Node struct {
 type Predicate struct {
 	EvidenceDigest string            `json:"evidence_digest"` // sha256:<hex> of the evidence JSON
 	Mode           string            `json:"mode"`
+	Outcome        string            `json:"outcome,omitempty"` // OutcomeClean or OutcomeQuarantined
 	StartedAt      time.Time         `json:"started_at"`
 	FinishedAt     time.Time         `json:"finished_at"`
 	RequestedBy    string            `json:"requested_by"`

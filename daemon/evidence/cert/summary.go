@@ -17,8 +17,8 @@ import (
 // agent, or MAAS). The caller sets the mode, times, requester and
 // previous certificate.
 func FromEvidence(raw []byte, where string) (Predicate, error) {
-	if where != InBandTenantOS && where != AfterRedeploy {
-		return Predicate{}, fmt.Errorf("where %q is neither %q nor %q", where, InBandTenantOS, AfterRedeploy)
+	if where != InBandTenantOS && where != AfterRedeploy && where != DaemonObserved {
+		return Predicate{}, fmt.Errorf("where %q is not %q, %q or %q", where, InBandTenantOS, AfterRedeploy, DaemonObserved)
 	}
 	var ev wire.Evidence
 	if err := json.Unmarshal(raw, &ev); err != nil {
@@ -29,6 +29,10 @@ func FromEvidence(raw []byte, where string) (Predicate, error) {
 		p.Checks = append(p.Checks, Check{Name: c.Name, Verdict: verdict(c.Passed), Where: where, Detail: c.Reason})
 	}
 	p.GPUs = gpuSummary(ev.GPUs, where)
+	p.Outcome = OutcomeQuarantined
+	if ev.Passed {
+		p.Outcome = OutcomeClean
+	}
 	if len(ev.Tools) > 0 {
 		p.Versions = map[string]string{}
 		for _, t := range ev.Tools {
@@ -81,4 +85,20 @@ func gpuSummary(gpus []wire.GPUEvidence, where string) GPUSummary {
 		s.Diagnostics = fmt.Sprintf("%d/%d passed", passed, len(gpus))
 	}
 	return s
+}
+
+// Serials are the GPU serials the evidence names, in its order: the
+// subject's bill of materials where the node's record has none.
+func Serials(raw []byte) []string {
+	var ev wire.Evidence
+	if json.Unmarshal(raw, &ev) != nil {
+		return nil
+	}
+	var out []string
+	for _, g := range ev.GPUs {
+		if g.Serial != "" {
+			out = append(out, g.Serial)
+		}
+	}
+	return out
 }

@@ -98,4 +98,7 @@ var migrations = []migration{{
 		`CREATE INDEX runs_kind_order ON runs (kind, requested_at, id)`,
 		fillRunColumns,
 	},
+}, {
+	Migration: lifecycle.Migration{Version: 7, Name: "clean certificates: each node's chain, each run's certificate and each site's log with its signed head"},
+	stmts:     certLedgerSchema,
 }}
