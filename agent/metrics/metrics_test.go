@@ -124,3 +124,22 @@ func TestSetEnrolledNotifiesOnChange(t *testing.T) {
 		t.Fatal("enrolling signalled no change")
 	}
 }
+
+// A label value and a help text with the text format's special
+// characters are escaped: the file parses and gives the value back.
+func TestLabelValuesAreEscaped(t *testing.T) {
+	dir := t.TempDir()
+	version := "1.0 \"rc\" \\ build\nline2"
+	m := New(version, []string{`node.a"b`})
+	m.TaskDone(`node.a"b`, ResultSuccess)
+	if err := m.WriteFile(dir, t0); err != nil {
+		t.Fatal(err)
+	}
+	mfs := readFile(t, dir)
+	if v := value(mfs, "gpuaas_node_agent_build_info", "version", version); v != 1 {
+		t.Errorf("build_info with version %q = %v, want 1", version, v)
+	}
+	if v := value(mfs, "gpuaas_node_agent_tasks_total", "type", `node.a"b`, "result", ResultSuccess); v != 1 {
+		t.Errorf("tasks_total of a quoted type = %v, want 1", v)
+	}
+}
