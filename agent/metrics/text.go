@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bytes"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 type family struct {
 	name, help, kind string // kind: "counter" or "gauge"
 	labels           []string
+	order            []int              // label indexes by label name, the order they are written in
 	series           map[string]*sample // by label values joined with labelSep
 }
 
@@ -31,6 +33,10 @@ const labelSep = "\xff"
 
 func newFamily(kind, name, help string, labels ...string) *family {
 	f := &family{name: name, help: help, kind: kind, labels: labels, series: map[string]*sample{}}
+	for i := range labels {
+		f.order = append(f.order, i)
+	}
+	slices.SortFunc(f.order, func(a, b int) int { return strings.Compare(labels[a], labels[b]) })
 	if len(labels) == 0 {
 		f.at() // an unlabelled metric exists from the start, at 0
 	}
@@ -52,25 +58,29 @@ func (f *family) at(values ...string) *sample {
 	return s
 }
 
-// write appends the family to b: HELP, TYPE, then its series in the
-// order of their label values.
+// write appends the family to b as Prometheus's own client writes it:
+// HELP, TYPE, then its series, labels in name order, series in the order
+// of their label values.
 func (f *family) write(b *bytes.Buffer) {
 	b.WriteString("# HELP " + f.name + " " + escape(f.help, false) + "\n")
 	b.WriteString("# TYPE " + f.name + " " + f.kind + "\n")
-	keys := make([]string, 0, len(f.series))
-	for k := range f.series {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		s := f.series[k]
+	all := slices.Collect(maps.Values(f.series))
+	slices.SortFunc(all, func(x, y *sample) int {
+		for _, i := range f.order {
+			if c := strings.Compare(x.values[i], y.values[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	for _, s := range all {
 		b.WriteString(f.name)
-		for i, l := range f.labels {
+		for n, i := range f.order {
 			sep := ","
-			if i == 0 {
+			if n == 0 {
 				sep = "{"
 			}
-			b.WriteString(sep + l + `="` + escape(s.values[i], true) + `"`)
+			b.WriteString(sep + f.labels[i] + `="` + escape(s.values[i], true) + `"`)
 		}
 		if len(f.labels) > 0 {
 			b.WriteByte('}')
