@@ -3,10 +3,10 @@ package metrics
 import (
 	"runtime"
 	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Task results, the result label of gpuaas_node_agent_tasks_total.
@@ -28,10 +28,11 @@ const OtherType = "other"
 
 // Metrics are the agent's own metrics. Safe for concurrent use.
 type Metrics struct {
-	reg                                  *prometheus.Registry
+	mu                                   sync.Mutex // guards the families' samples
 	types                                []string
-	tasks, refusals                      *prometheus.CounterVec
-	contact, enrolled, enrolledAt, wrote prometheus.Gauge
+	tasks, refusals                      *family
+	contact, enrolled, enrolledAt, wrote *family
+	all                                  []*family // in the order they are written (by name)
 	isEnrolled                           atomic.Bool
 	changed                              chan struct{}
 }
@@ -39,36 +40,41 @@ type Metrics struct {
 // New registers the metrics; types are the task types the agent runs
 // (the type label's values besides OtherType).
 func New(version string, types []string) *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry(), types: slices.Clone(types), changed: make(chan struct{}, 1),
-		tasks: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gpuaas_node_agent_tasks_total",
-			Help: "Tasks the agent handled since it started, by task type and result."}, []string{"type", "result"}),
-		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gpuaas_node_agent_refusals_total",
-			Help: "Refusals by the daemon since the agent started, by reason (certificate, enrollment_token)."}, []string{"reason"}),
-		contact: gauge("gpuaas_node_agent_last_contact_timestamp_seconds",
+	m := &Metrics{types: slices.Clone(types), changed: make(chan struct{}, 1),
+		tasks: newFamily("counter", "gpuaas_node_agent_tasks_total",
+			"Tasks the agent handled since it started, by task type and result.", "type", "result"),
+		refusals: newFamily("counter", "gpuaas_node_agent_refusals_total",
+			"Refusals by the daemon since the agent started, by reason (certificate, enrollment_token).", "reason"),
+		contact: newFamily("gauge", "gpuaas_node_agent_last_contact_timestamp_seconds",
 			"Unix time of the last request the daemon accepted (poll, enrollment, renewal, result)."),
-		enrolled: gauge("gpuaas_node_agent_enrolled",
+		enrolled: newFamily("gauge", "gpuaas_node_agent_enrolled",
 			"1 while the agent holds a certificate the daemon has not refused, else 0."),
-		enrolledAt: gauge("gpuaas_node_agent_last_enrollment_timestamp_seconds",
+		enrolledAt: newFamily("gauge", "gpuaas_node_agent_last_enrollment_timestamp_seconds",
 			"Unix time of the agent's last successful enrollment since it started."),
-		wrote: gauge("gpuaas_node_agent_metrics_write_timestamp_seconds",
+		wrote: newFamily("gauge", "gpuaas_node_agent_metrics_write_timestamp_seconds",
 			"Unix time this file was written."),
 	}
-	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "gpuaas_node_agent_build_info",
-		Help: "Always 1; the agent's version and Go version as labels."}, []string{"version", "goversion"})
-	build.WithLabelValues(version, runtime.Version()).Set(1)
+	build := newFamily("gauge", "gpuaas_node_agent_build_info",
+		"Always 1; the agent's version and Go version as labels.", "version", "goversion")
+	build.at(version, runtime.Version()).v = 1
 	for _, t := range append(slices.Clone(types), OtherType) {
 		for _, r := range []string{ResultSuccess, ResultFailure, ResultRejected, ResultUnsupported} {
-			m.tasks.WithLabelValues(t, r)
+			m.tasks.at(t, r)
 		}
 	}
-	m.refusals.WithLabelValues(RefusedCertificate)
-	m.refusals.WithLabelValues(RefusedEnrollmentToken)
-	m.reg.MustRegister(m.tasks, m.refusals, m.contact, m.enrolled, m.enrolledAt, m.wrote, build)
+	m.refusals.at(RefusedCertificate)
+	m.refusals.at(RefusedEnrollmentToken)
+	m.all = []*family{m.tasks, m.refusals, m.contact, m.enrolled, m.enrolledAt, m.wrote, build}
+	slices.SortFunc(m.all, func(a, b *family) int { return strings.Compare(a.name, b.name) })
 	return m
 }
 
-func gauge(name, help string) prometheus.Gauge {
-	return prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
+// update runs f under the lock, then signals a change.
+func (m *Metrics) update(f func()) {
+	m.mu.Lock()
+	f()
+	m.mu.Unlock()
+	m.notify()
 }
 
 // TaskDone counts a task of type typ that ended with result.
@@ -76,19 +82,19 @@ func (m *Metrics) TaskDone(typ, result string) {
 	if !slices.Contains(m.types, typ) {
 		typ = OtherType
 	}
-	m.tasks.WithLabelValues(typ, result).Inc()
-	m.notify()
+	m.update(func() { m.tasks.at(typ, result).v++ })
 }
 
 // Contacted records a request the daemon accepted at t.
 func (m *Metrics) Contacted(t time.Time) {
-	m.contact.Set(seconds(t))
-	m.notify()
+	m.update(func() { m.contact.at().v = seconds(t) })
 }
 
 // Enrolled records a successful enrollment at t.
 func (m *Metrics) Enrolled(t time.Time) {
-	m.enrolledAt.Set(seconds(t))
+	m.mu.Lock()
+	m.enrolledAt.at().v = seconds(t)
+	m.mu.Unlock()
 	m.SetEnrolled(true)
 }
 
@@ -102,15 +108,13 @@ func (m *Metrics) SetEnrolled(ok bool) {
 	if ok {
 		v = 1
 	}
-	m.enrolled.Set(v)
-	m.notify()
+	m.update(func() { m.enrolled.at().v = v })
 }
 
 // Refused counts a refusal by the daemon (RefusedCertificate or
 // RefusedEnrollmentToken).
 func (m *Metrics) Refused(reason string) {
-	m.refusals.WithLabelValues(reason).Inc()
-	m.notify()
+	m.update(func() { m.refusals.at(reason).v++ })
 }
 
 // Changed is signalled (without blocking) after every change.

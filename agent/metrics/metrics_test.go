@@ -3,6 +3,7 @@ package metrics
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,5 +123,49 @@ func TestSetEnrolledNotifiesOnChange(t *testing.T) {
 	case <-m.Changed():
 	default:
 		t.Fatal("enrolling signalled no change")
+	}
+}
+
+// A label value and a help text with the text format's special
+// characters are escaped: the file parses and gives the value back.
+func TestLabelValuesAreEscaped(t *testing.T) {
+	dir := t.TempDir()
+	version := "1.0 \"rc\" \\ build\nline2"
+	m := New(version, []string{`node.a"b`})
+	m.TaskDone(`node.a"b`, ResultSuccess)
+	if err := m.WriteFile(dir, t0); err != nil {
+		t.Fatal(err)
+	}
+	mfs := readFile(t, dir)
+	if v := value(mfs, "gpuaas_node_agent_build_info", "version", version); v != 1 {
+		t.Errorf("build_info with version %q = %v, want 1", version, v)
+	}
+	if v := value(mfs, "gpuaas_node_agent_tasks_total", "type", `node.a"b`, "result", ResultSuccess); v != 1 {
+		t.Errorf("tasks_total of a quoted type = %v, want 1", v)
+	}
+}
+
+// The file reads as Prometheus's own client writes it (what dashboards
+// and the end-to-end test match): labels in name order, series sorted.
+func TestFileLinesAsPrometheusWritesThem(t *testing.T) {
+	dir := t.TempDir()
+	m := New("1.0", []string{"node.drain", "allocation.revoke_user"})
+	m.TaskDone("allocation.revoke_user", ResultSuccess)
+	m.TaskDone("allocation.revoke_user", ResultSuccess)
+	if err := m.WriteFile(dir, t0); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# TYPE gpuaas_node_agent_tasks_total counter\ngpuaas_node_agent_tasks_total{result=\"failure\",type=\"allocation.revoke_user\"} 0\n",
+		"gpuaas_node_agent_tasks_total{result=\"success\",type=\"allocation.revoke_user\"} 2\n",
+		"gpuaas_node_agent_metrics_write_timestamp_seconds 1.7408304e+09\n",
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("file lacks %q:\n%s", want, b)
+		}
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/prometheus/common/expfmt"
 )
 
 // FileName is the agent's file in the textfile collector directory.
@@ -23,18 +21,13 @@ const fileMode = 0o644
 // hidden temporary file in dir (node_exporter reads only *.prom) renamed
 // over the old one. On error the old file stays as it was.
 func (m *Metrics) WriteFile(dir string, now time.Time) error {
-	m.wrote.Set(seconds(now))
-	mfs, err := m.reg.Gather()
-	if err != nil {
-		return fmt.Errorf("metrics: gather: %w", err)
-	}
 	var buf bytes.Buffer
-	enc := expfmt.NewEncoder(&buf, expfmt.NewFormat(expfmt.TypeTextPlain))
-	for _, mf := range mfs {
-		if err := enc.Encode(mf); err != nil {
-			return fmt.Errorf("metrics: encode: %w", err)
-		}
+	m.mu.Lock()
+	m.wrote.at().v = seconds(now)
+	for _, f := range m.all {
+		f.write(&buf)
 	}
+	m.mu.Unlock()
 	return replace(filepath.Join(dir, FileName), buf.Bytes())
 }
 

@@ -1,6 +1,7 @@
 package maas_test
 
 import (
+	"io"
 	"net/http"
 	"runtime"
 	"syscall"
@@ -71,11 +72,33 @@ func gomaasController(b *testing.B, e *env, body []byte) gomaasapi.Controller {
 
 // replayClient is our client for the simulator, with the machine list
 // answered from body.
-func replayClient(b *testing.B, e *env, body []byte) *maas.Client {
+func replayClient(b testing.TB, e *env, body []byte) *maas.Client {
 	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: apiKey, Now: e.clock.Now,
 		HTTPClient: &http.Client{Transport: replay{body}}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return c
+}
+
+// readWholeList is a list call as the client made it before it streamed:
+// the answer (served from body) read whole, then decoded.
+func readWholeList(b *testing.B, e *env, body []byte) func() int {
+	hc := &http.Client{Transport: replay{body}}
+	return func() int {
+		resp, err := hc.Get(e.srv.URL + "/MAAS/api/2.0/machines/")
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
+		resp.Body.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms, err := maas.DecodeMachinesWhole(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(ms)
+	}
 }

@@ -58,6 +58,7 @@ type Client struct {
 	wait    func(ctx context.Context, d time.Duration) bool // false when ctx ended first
 	metrics *Metrics
 	agent   string
+	limit   int // the longest answer body read (maxAnswer)
 }
 
 // New validates cfg and returns a Client. It makes no request.
@@ -76,7 +77,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{api: u.JoinPath("api", "2.0"), key: key, http: cfg.HTTPClient, log: cfg.Logger,
 		now: cfg.Now, rnd: cfg.Rand, retries: cfg.ReadRetries, retry: backoff.Policy{Initial: cfg.RetryBackoff, Max: cfg.RetryMaxBackoff},
-		jitter: cfg.Jitter, wait: sleep, metrics: cfg.Metrics, agent: cfg.UserAgent}
+		jitter: cfg.Jitter, wait: sleep, metrics: cfg.Metrics, agent: cfg.UserAgent, limit: maxAnswer}
 	c.api.Path += "/"
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}

@@ -3,8 +3,6 @@ package maas
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -39,11 +37,11 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		if err := lifecycle.CheckLease(ctx); err != nil {
 			return notSent(r.op, err)
 		}
-		var body []byte
-		body, err = c.once(ctx, r)
+		var decodeErr error
+		decodeErr, err = c.once(ctx, r, out)
 		c.metrics.done(r, err)
 		if err == nil {
-			return decode(r.op, body, out)
+			return decodeErr
 		}
 		if !lifecycle.IsRetryable(err) {
 			return err
@@ -75,7 +73,35 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-func (c *Client) once(ctx context.Context, r request) ([]byte, error) {
+// once sends r and reads a successful answer into out. err is the
+// request's failure (transport or MAAS's status); decodeErr an answer
+// refused, which is no failure of the request.
+func (c *Client) once(ctx context.Context, r request, out any) (decodeErr, err error) {
+	req, err := c.newRequest(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.transportError(r.op, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		data, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.limit)))
+		if err != nil {
+			return nil, c.transportError(r.op, err)
+		}
+		return nil, c.statusError(r.op, resp.StatusCode, data)
+	}
+	decodeErr, err = c.read(r.op, resp.Body, resp.ContentLength, out)
+	if err != nil {
+		return nil, c.transportError(r.op, err)
+	}
+	return decodeErr, nil
+}
+
+// newRequest is r as an HTTP request, signed.
+func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, error) {
 	u := *c.api
 	u.Path += r.path
 	q := url.Values{}
@@ -105,19 +131,7 @@ func (c *Client) once(ctx context.Context, r request) ([]byte, error) {
 	if c.agent != "" {
 		req.Header.Set("User-Agent", c.agent)
 	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, c.transportError(r.op, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
-	if err != nil {
-		return nil, c.transportError(r.op, err)
-	}
-	if resp.StatusCode >= 300 {
-		return nil, c.statusError(r.op, resp.StatusCode, data)
-	}
-	return data, nil
+	return req, nil
 }
 
 func cloneValues(v url.Values) url.Values {
@@ -126,25 +140,4 @@ func cloneValues(v url.Values) url.Values {
 		out[k] = append([]string(nil), vs...)
 	}
 	return out
-}
-
-// bodyDecoder is an answer that decodes its own JSON (large ones, such
-// as the machine list, that encoding/json is too slow for).
-type bodyDecoder interface{ decodeBody(body []byte) error }
-
-func decode(op string, body []byte, out any) error {
-	if out == nil || len(body) == 0 {
-		return nil
-	}
-	var err error
-	if d, ok := out.(bodyDecoder); ok {
-		err = d.decodeBody(body)
-	} else {
-		err = json.Unmarshal(body, out)
-	}
-	if err != nil {
-		return &lifecycle.Error{Code: lifecycle.CodeInternal, Op: "maas: " + op,
-			Msg: fmt.Sprintf("MAAS answered unexpected JSON (%d bytes)", len(body)), Err: err}
-	}
-	return nil
 }

@@ -11,7 +11,13 @@
 // map), 401 -> unauthorized, 403 -> forbidden, 404 -> not_found, 409 ->
 // conflict carrying MAAS's text, 5xx, timeouts and connection failures ->
 // unavailable (retryable). Only idempotent reads are retried. No part of
-// the API key ever appears in an error or a log line.
+// the API key ever appears in an error or a log line. An answer that is
+// not the JSON expected, or longer than 256 MiB, is internal.
+//
+// The machine list is decoded as its body arrives, through one window
+// (jstream.go), by a reader as strict as encoding/json that decodes only
+// the fields the daemon reads; other answers are read whole, then
+// decoded with encoding/json.
 //
 // It imports only daemon/lifecycle and the standard library.
 package maas

@@ -1,7 +1,11 @@
 package maas
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"io"
 	"sync"
 	"time"
 
@@ -29,12 +33,31 @@ func RecordWaits(c *Client) func() []time.Duration {
 // DecodeMachines is the client's decode of a GET machines/ answer into
 // the domain's machines, with its error.
 func DecodeMachines(body []byte) ([]lifecycle.Machine, error) {
+	return DecodeMachinesFrom(bytes.NewReader(body), maxAnswer, streamWindow)
+}
+
+// DecodeMachinesFrom is the client's decode of a GET machines/ answer
+// read from body, refused over limit bytes, through a window of the given
+// size; a read failure is returned as it is.
+func DecodeMachinesFrom(body io.Reader, limit, window int) ([]lifecycle.Machine, error) {
 	var ms machineList
-	if err := decode("list machines", body, &ms); err != nil {
+	decodeErr, readErr := decodeStream("list machines", body, limit, window, &ms)
+	if err := errors.Join(readErr, decodeErr); err != nil {
 		return nil, err
 	}
 	if ms == nil {
 		ms = machineList{} // as Machines has it
+	}
+	return ms, nil
+}
+
+// DecodeMachinesWhole is the decode the client had before it streamed:
+// the same reader over the whole answer, read beforehand.
+func DecodeMachinesWhole(body []byte) ([]lifecycle.Machine, error) {
+	var ms machineList
+	s := &jstream{src: bytes.NewReader(nil), limit: maxAnswer, r: jreader{b: body}, eof: true}
+	if err := ms.decodeStream(s); err != nil {
+		return nil, unexpectedJSON("list machines", len(body), err)
 	}
 	return ms, nil
 }
@@ -44,8 +67,14 @@ func DecodeMachines(body []byte) ([]lifecycle.Machine, error) {
 // one to its results and errors.
 func UnmarshalMachines(body []byte) ([]lifecycle.Machine, error) {
 	var ws []wireMachine
-	if err := decode("list machines", body, &ws); err != nil {
-		return nil, err
+	if len(body) == 0 {
+		return machines(ws), nil
+	}
+	if err := json.Unmarshal(body, &ws); err != nil {
+		return nil, unexpectedJSON("list machines", len(body), err)
 	}
 	return machines(ws), nil
 }
+
+// SetAnswerLimit makes c refuse answers longer than n bytes.
+func SetAnswerLimit(c *Client, n int) { c.limit = n }

@@ -37,14 +37,6 @@ func (r *jreader) peek() byte {
 	return 0
 }
 
-// end fails unless only white space is left.
-func (r *jreader) end() error {
-	if r.peek() != 0 {
-		return r.fail("data after the top-level value")
-	}
-	return nil
-}
-
 // literal consumes the literal s (true, false or null).
 func (r *jreader) literal(s string) error {
 	if r.peek() != s[0] || len(r.b)-r.i < len(s) || string(r.b[r.i:r.i+len(s)]) != s {

@@ -7,21 +7,22 @@ import (
 )
 
 // machineList is a GET machines/ answer, decoded in one pass straight
-// into the domain's machines: only the fields the daemon reads are
-// decoded (those wireMachine has, to the same values), the rest are
-// skipped after a syntax check. A null answer is an empty list.
+// into the domain's machines as the body arrives: only the fields the
+// daemon reads are decoded (those wireMachine has, to the same values),
+// the rest are skipped after a syntax check. A null answer is an empty
+// list.
 type machineList []lifecycle.Machine
 
-func (l *machineList) decodeBody(body []byte) error {
-	r := &jreader{b: body}
+func (l *machineList) decodeStream(s *jstream) error {
 	out := make([]lifecycle.Machine, 0, 64)
-	err := r.array(func() error {
-		out = append(out, lifecycle.Machine{})
-		return r.machine(&out[len(out)-1])
+	err := s.elements(func(r *jreader, i int) error {
+		if i == len(out) {
+			out = append(out, lifecycle.Machine{})
+		} else {
+			out[i] = lifecycle.Machine{} // again, over a longer window
+		}
+		return r.machine(&out[i])
 	})
-	if err == nil {
-		err = r.end()
-	}
 	if err != nil {
 		return err
 	}

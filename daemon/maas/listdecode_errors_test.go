@@ -18,7 +18,7 @@ func TestMachineListDecodeEdges(t *testing.T) {
 		"[{}] x", "[{}][]", "[{},]", "[,]", `[{"a":1,}]`, `[{"a" 1}]`, `[{a:1}]`, `[{"a":tru}]`, `[{"a":nul}]`,
 		`[{"a":01}]`, `[{"a":-}]`, `[{"a":1.}]`, `[{"a":1e}]`, `[{"a":.5}]`, `[{"a":+1}]`, `[{"a":"\q"}]`, `[{"a":"\u12"}]`,
 		"[{\"a\":\"x\x01\"}]", `[{"a":"x}]`, `[{"system_id":5}]`, `[{"status":4.5}]`, `[{"status":"4"}]`, `[{"status":1e2}]`,
-		`[{"status":99999999999999999999}]`, `[{"status":true}]`, `[{"ip_addresses":[1]}]`, `[{"ip_addresses":"x"}]`,
+		`[{"status":99999999999999999999}]`, `[{"status":true}]`, "[{}]\x00", "\x00[]", "[{}\x00]", `[{"ip_addresses":[1]}]`, `[{"ip_addresses":"x"}]`,
 		`[{"enable_hw_sync":"yes"}]`, `[{"enable_hw_sync":1}]`, `[{"boot_interface":{"mac_address":1}}]`, `[{"boot_disk":[]}]`,
 		`[{"boot_disk":{"id":"7"}}]`, `[{"interface_set":{}}]`, `[{"interface_set":[{"links":[{"subnet":{"id":"x"}}]}]}]`,
 		`[{"interface_set":[{"vlan":{"vid":1.5}}]}]`, `[{"last_sync":3}]`, `[{"owner":{}}]`,

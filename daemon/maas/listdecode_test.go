@@ -1,9 +1,11 @@
 package maas_test
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -13,7 +15,8 @@ import (
 
 // sameDecode fails t unless the client's decode of body gives what
 // encoding/json into the wire types gave: the same machines, or an
-// error with the same code and message.
+// error with the same code and message; and unless the decode gives the
+// same through windows of a few bytes, read a byte at a time.
 func sameDecode(t *testing.T, body []byte) []lifecycle.Machine {
 	t.Helper()
 	got, gotErr := maas.DecodeMachines(body)
@@ -26,12 +29,36 @@ func sameDecode(t *testing.T, body []byte) []lifecycle.Machine {
 		if !errors.As(gotErr, &g) || !errors.As(wantErr, &w) || g.Code != w.Code || g.Op != w.Op || g.Msg != w.Msg {
 			t.Fatalf("%.80q: error %v, encoding/json's %v", body, gotErr, wantErr)
 		}
+		sameThroughWindows(t, body, nil, gotErr)
 		return nil
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("%.80q: decode differs from encoding/json's (-json +ours):\n%s", body, d)
 	}
+	sameThroughWindows(t, body, got, nil)
 	return got
+}
+
+// sameThroughWindows fails t unless decoding body through small windows,
+// a byte at a time, gives want or, for a refused body, the error wantErr
+// with the same text (the same syntax error at the same body offset).
+func sameThroughWindows(t *testing.T, body []byte, want []lifecycle.Machine, wantErr error) {
+	t.Helper()
+	for _, window := range []int{1, 7, 64, 256} {
+		got, err := maas.DecodeMachinesFrom(iotest.OneByteReader(bytes.NewReader(body)), 1<<20, window)
+		if wantErr != nil {
+			if err == nil || err.Error() != wantErr.Error() {
+				t.Fatalf("%.80q through a %d-byte window: error %v, want %v", body, window, err, wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%.80q through a %d-byte window: %v", body, window, err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("%.80q through a %d-byte window differs (-whole +windowed):\n%s", body, window, d)
+		}
+	}
 }
 
 func TestMachineListDecodeMatchesEncodingJSON(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/e2e/agentenv"
 )
@@ -46,6 +47,9 @@ func BenchmarkAgentIdleRSS(b *testing.B) {
 	}
 	root := filepath.Join(dir, "root")
 	cfg := writeFixture(b, e, root, node)
+	if err := os.MkdirAll(hostroot.Root(root).Path(cfg.Metrics.TextfileDir), 0o755); err != nil {
+		b.Fatal(err) // node_exporter's directory, so the agent writes its metrics as on a host
+	}
 	cfg.PollTimeout = time.Millisecond
 	raw, _ := yaml.Marshal(map[string]any{"api_url": cfg.APIURL, "node_id": cfg.NodeID, "signing_public_key": cfg.SigningPublicKey,
 		"poll_timeout": "1ms", "retry_initial": "10ms", "retry_max": "100ms"})
@@ -71,26 +75,43 @@ func BenchmarkAgentIdleRSS(b *testing.B) {
 	if n, _ := e.Store.GetNode(e.Ctx, node); n.EnrolledAt == nil {
 		b.Fatal("the agent polled without enrolling")
 	}
-	rss, err := vmRSS(cmd.Process.Pid)
+	if _, err := os.Stat(filepath.Join(hostroot.Root(root).Path(cfg.Metrics.TextfileDir), "gpuaas_node_agent.prom")); err != nil {
+		b.Fatalf("the agent wrote no metrics: %v", err)
+	}
+	st, err := procStatus(cmd.Process.Pid)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(rss), "VmRSS-KiB")
+	b.ReportMetric(float64(st["VmRSS"]), "VmRSS-KiB")
+	b.ReportMetric(float64(st["RssAnon"]), "RssAnon-KiB")
+	b.ReportMetric(float64(st["RssFile"]), "RssFile-KiB")
 	b.ReportMetric(float64(polls.Load()), "polls")
 }
 
-// vmRSS reads the VmRSS line (KiB) of /proc/<pid>/status.
-func vmRSS(pid int) (int, error) {
+// procStatus reads the memory lines (KiB) of /proc/<pid>/status:
+// VmRSS, and its parts RssAnon (heap, stacks, runtime) and RssFile (the
+// binary's pages that were touched).
+func procStatus(pid int) (map[string]int, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer f.Close()
+	out := map[string]int{}
 	s := bufio.NewScanner(f)
 	for s.Scan() {
-		if v, ok := strings.CutPrefix(s.Text(), "VmRSS:"); ok {
-			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		k, v, _ := strings.Cut(s.Text(), ":")
+		if k != "VmRSS" && !strings.HasPrefix(k, "Rss") {
+			continue
 		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		if err != nil {
+			return nil, fmt.Errorf("/proc/%d/status: %s: %w", pid, k, err)
+		}
+		out[k] = n
 	}
-	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+	if _, ok := out["VmRSS"]; !ok {
+		return nil, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+	}
+	return out, s.Err()
 }

@@ -9,38 +9,68 @@ import (
 )
 
 // row is one measure as printed.
-type row struct{ measure, target, now, ratio, met string }
+type row struct{ measure, target, now, base, ratio, met string }
 
 // rows evaluates every measure against the results.
 func rows(r results) []row {
 	out := make([]row, 0, len(measures))
 	for _, m := range measures {
-		op := "≥"
-		if m.AtMost {
-			op = "≤"
-		}
-		w := row{measure: m.Name, target: op + " " + num(m.Target) + " " + m.Show, now: "not run", ratio: "-", met: "-"}
-		if v, ok := r.value(m.Bench, m.Unit); ok {
-			if m.Scale != 0 {
-				v *= m.Scale
-			}
-			ok := v >= m.Target
-			if m.AtMost {
-				ok = v <= m.Target
-			}
-			w.now, w.ratio, w.met = num(v)+" "+m.Show, strconv.FormatFloat(v/m.Target, 'f', 2, 64), map[bool]string{true: "yes", false: "no"}[ok]
-		}
-		out = append(out, w)
+		out = append(out, evaluate(m, r))
 	}
 	return out
 }
 
-// print writes the rows as an aligned table.
+// evaluate is m's row: its figure, its baseline's, and its target (a
+// multiple of the baseline's figure for a relative one).
+func evaluate(m measure, r results) row {
+	op := "≥"
+	if m.AtMost {
+		op = "≤"
+	}
+	w := row{measure: m.Name, target: op + " " + num(m.Target) + " " + m.Show, now: "not run", base: "-", ratio: "-", met: "-"}
+	target, known := m.Target, true
+	if m.Base.Bench != "" {
+		bv, ok := m.scaled(r, m.Base.Bench, m.Base.Unit)
+		w.base = m.Base.Name + ": not run"
+		if ok {
+			w.base = m.Base.Name + ": " + num(bv) + " " + m.Show
+		}
+		if m.Base.Relative {
+			w.target = op + " " + strconv.FormatFloat(m.Target, 'f', -1, 64) + "× " + m.Base.Name
+			target, known = m.Target*bv, ok
+		}
+	}
+	v, ok := m.scaled(r, m.Bench, m.Unit)
+	if !ok {
+		return w
+	}
+	w.now = num(v) + " " + m.Show
+	if !known || target == 0 {
+		return w
+	}
+	met := v >= target
+	if m.AtMost {
+		met = v <= target
+	}
+	w.ratio, w.met = strconv.FormatFloat(v/target, 'f', 2, 64), map[bool]string{true: "yes", false: "no"}[met]
+	return w
+}
+
+// scaled is the median of bench's unit, in m's Show units.
+func (m measure) scaled(r results, bench, unit string) (float64, bool) {
+	v, ok := r.value(bench, unit)
+	if m.Scale != 0 {
+		v *= m.Scale
+	}
+	return v, ok
+}
+
+// print writes the rows as an aligned table. Ratio is now over target.
 func printTable(w io.Writer, rs []row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "measure\ttarget\tnow\tratio\tmet")
+	fmt.Fprintln(tw, "measure\ttarget\tnow\tsame-run baseline\tratio\tmet")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.measure, r.target, r.now, r.ratio, r.met)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.measure, r.target, r.now, r.base, r.ratio, r.met)
 	}
 	return tw.Flush()
 }

@@ -68,6 +68,7 @@ func parseFlags(args []string) (flags, error) {
 // Exit codes: 0 success (and -h), 1 the agent failed, 2 the command line
 // is wrong.
 func main() {
+	tuneGC(os.Getenv)
 	err := run(os.Args[1:], os.Stdout)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
