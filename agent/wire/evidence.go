@@ -16,6 +16,12 @@ type Evidence struct {
 	Tools       []ToolVersion `json:"tools,omitempty"`
 	// Diag is the DCGM diagnostic of node.validate_clean.
 	Diag *DiagEvidence `json:"diag,omitempty"`
+	// TenantOwned is what node.validate_clean found owned by departing
+	// tenants (at most MaxItems; the check "tenant_owned" has the count).
+	TenantOwned []OwnedItem `json:"tenant_owned,omitempty"`
+	// Inventory is the node's bill of materials as node.validate_clean
+	// read it, compared by the daemon with the one it recorded.
+	Inventory *Inventory `json:"inventory,omitempty"`
 }
 
 // MaxItems bounds Check.Items; the count beyond it is in Check.Omitted.
@@ -96,4 +102,15 @@ type GPUProcess struct {
 type ToolVersion struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+}
+
+// OwnedItem is one thing a departing tenant's UID or GID still owns:
+// Kind is file, posix_shm, posix_mqueue, spool, sysv_ipc or linger; Path
+// is the host path (a SysV object is "/proc/sysvipc/<table>#<id>"); UID
+// and GID are -1 where unknown.
+type OwnedItem struct {
+	Kind string `json:"kind"`
+	Path string `json:"path"`
+	UID  int    `json:"uid"`
+	GID  int    `json:"gid"`
 }
