@@ -47,17 +47,20 @@ const (
 // GPUEvidence is one GPU's record: identity, its state before and after,
 // the steps run on it, and the verdict.
 type GPUEvidence struct {
-	Vendor string    `json:"vendor"`
-	Index  int       `json:"index"`
-	UUID   string    `json:"uuid"`
-	Serial string    `json:"serial,omitempty"`
-	BusID  string    `json:"bus_id,omitempty"`
-	Model  string    `json:"model,omitempty"`
-	Before *GPUState `json:"before,omitempty"`
-	After  *GPUState `json:"after,omitempty"`
-	Steps  []Check   `json:"steps,omitempty"`
-	Passed bool      `json:"passed"`
-	Reason string    `json:"reason,omitempty"`
+	Vendor string `json:"vendor"`
+	Index  int    `json:"index"`
+	UUID   string `json:"uuid"`
+	Serial string `json:"serial,omitempty"`
+	BusID  string `json:"bus_id,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// VBIOS and BoardPartNumber, where the vendor tool gives them.
+	VBIOS           string    `json:"vbios,omitempty"`
+	BoardPartNumber string    `json:"board_part_number,omitempty"`
+	Before          *GPUState `json:"before,omitempty"`
+	After           *GPUState `json:"after,omitempty"`
+	Steps           []Check   `json:"steps,omitempty"`
+	Passed          bool      `json:"passed"`
+	Reason          string    `json:"reason,omitempty"`
 }
 
 // GPUState is what the vendor tool reported. A nil pointer or an empty

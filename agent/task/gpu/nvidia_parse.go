@@ -19,6 +19,7 @@ var NVIDIAFields = []string{
 	"retired_pages.single_bit_ecc.count", "retired_pages.double_bit.count",
 	"remapped_rows.correctable", "remapped_rows.uncorrectable",
 	"pcie.link.width.current", "pcie.link.width.max", "clocks_event_reasons.active",
+	"vbios_version",
 }
 
 // NVIDIAAppFields is the --query-compute-apps field list; process_name is
@@ -48,7 +49,7 @@ func ParseNVIDIAGPUs(out string, fields []string) ([]Device, string, error) {
 		driver = text(c["driver_version"])
 		devs = append(devs, Device{
 			ID: wire.GPUEvidence{Vendor: wire.VendorNVIDIA, Index: idx, UUID: text(c["uuid"]), Serial: text(c["serial"]),
-				BusID: text(c["pci.bus_id"]), Model: text(c["name"])},
+				BusID: text(c["pci.bus_id"]), Model: text(c["name"]), VBIOS: text(c["vbios_version"])},
 			State: nvidiaState(c),
 		})
 	}

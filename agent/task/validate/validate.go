@@ -13,6 +13,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/task/gpu"
 	"github.com/gpuaas/maas-sidecar/agent/task/hostinfo"
+	"github.com/gpuaas/maas-sidecar/agent/task/inventory"
 	"github.com/gpuaas/maas-sidecar/agent/task/residue"
 	"github.com/gpuaas/maas-sidecar/agent/task/storage"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
@@ -55,6 +56,7 @@ func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Re
 	}
 	r := gpu.Validate(ctx, env, vendors(env), gpu.Options{MemoryUsedMaxMiB: p.MemoryUsedMaxMiB})
 	ev.Checks, ev.GPUs, ev.Tools = append(ev.Checks, r.Checks...), r.GPUs, r.Tools
+	ev.Inventory = inventory.FromGPUs(ctx, env, r.GPUs)
 	var diag wire.Check
 	ev.Diag, diag = gpu.Diag(ctx, env.Exec, env.Now, p.DCGM, r.Count(wire.VendorNVIDIA), r.History())
 	ev.Checks = append(ev.Checks, diag)

@@ -80,7 +80,8 @@ func TestCleanNodePasses(t *testing.T) {
 		t.Errorf("GPU evidence = %+v", ev.GPUs)
 	}
 	for _, c := range h.Exec.Calls() {
-		if !strings.Contains(c, "--query-") && !strings.Contains(c, "--help-query-") && c != "amd-smi version" {
+		query := c == "amd-smi version" || c == "ipmitool mc info" || strings.HasPrefix(c, "ethtool -i ")
+		if !strings.Contains(c, "--query-") && !strings.Contains(c, "--help-query-") && !query {
 			t.Errorf("validation ran a command that is not a query: %s", c)
 		}
 	}
