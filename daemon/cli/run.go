@@ -40,7 +40,7 @@ var commands = map[string]command{
 	"onboard":         onboard,
 	"onboarding get":  onboardingGet,
 	"onboarding list": onboardingList, "onboarding watch": onboardingWatch, "onboarding batches": onboardingBatches,
-	"node list": nodeList, "node get": nodeGet, "node activate": nodeActivate,
+	"node list": nodeList, "node get": nodeGet, "node activate": nodeActivate, "node inventory": nodeInventory,
 	"token create": tokenCreate, "token list": tokenList, "token revoke": tokenRevoke,
 	"audit": auditList,
 }

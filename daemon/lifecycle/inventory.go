@@ -7,9 +7,9 @@ import "time"
 // an item says where it came from: "maas" (commissioning data), "agent",
 // or "maas+agent" where both had it. Empty strings are values not given.
 type BOM struct {
-	GPUs        []BOMGPU   `json:"gpus"`
-	Drives      []BOMDrive `json:"drives"`
-	NICs        []BOMNIC   `json:"nics"`
+	GPUs        []BOMGPU   `json:"gpus,omitempty"`
+	Drives      []BOMDrive `json:"drives,omitempty"`
+	NICs        []BOMNIC   `json:"nics,omitempty"`
 	BIOSVersion string     `json:"bios_version,omitempty"`
 	BMCVersion  string     `json:"bmc_version,omitempty"`
 }
@@ -59,6 +59,27 @@ type NodeInventory struct {
 	ObservedAt *time.Time `json:"observed_at,omitempty"`
 	Changes    []string   `json:"changes,omitempty"`
 	Pending    bool       `json:"pending"`
+	// Enrolled is what the agent reported with its latest enrollment,
+	// which the onboarding (or a reimage) judges and records.
+	Enrolled   *BOM       `json:"enrolled,omitempty"`
+	EnrolledAt *time.Time `json:"enrolled_at,omitempty"`
+}
+
+// AgentSeen is b without the items only MAAS reported: what an agent's
+// report is compared with.
+func (b BOM) AgentSeen() BOM {
+	out := BOM{BIOSVersion: b.BIOSVersion, BMCVersion: b.BMCVersion, GPUs: b.GPUs}
+	for _, d := range b.Drives {
+		if d.Source != SourceMAAS {
+			out.Drives = append(out.Drives, d)
+		}
+	}
+	for _, n := range b.NICs {
+		if n.Source != SourceMAAS {
+			out.NICs = append(out.NICs, n)
+		}
+	}
+	return out
 }
 
 // Inventory sources.
@@ -93,4 +114,30 @@ func (n Node) Serials() []string {
 		return nil
 	}
 	return n.Inventory.Recorded.Serials()
+}
+
+// Accept returns inv with its pending observation made the recorded BOM
+// (RecordedBy operator), keeping the recorded items only MAAS reported;
+// conflict when nothing is pending.
+func (inv *NodeInventory) Accept(nodeID string, at time.Time) (*NodeInventory, error) {
+	if inv == nil || !inv.Pending || inv.Observed == nil {
+		return nil, Errorf(CodeConflict, "lifecycle.Accept", "node %s has no inventory change waiting to be accepted", nodeID)
+	}
+	b := *inv.Observed
+	if inv.Recorded != nil {
+		for _, d := range inv.Recorded.Drives {
+			if d.Source == SourceMAAS {
+				b.Drives = append(b.Drives, d)
+			}
+		}
+		for _, n := range inv.Recorded.NICs {
+			if n.Source == SourceMAAS {
+				b.NICs = append(b.NICs, n)
+			}
+		}
+	}
+	out := *inv
+	out.Recorded, out.RecordedAt, out.RecordedBy = &b, &at, "operator"
+	out.Observed, out.ObservedAt, out.Changes, out.Pending = nil, nil, nil, false
+	return &out, nil
 }

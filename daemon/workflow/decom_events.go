@@ -26,6 +26,8 @@ type EventData struct {
 	Status       lifecycle.JobState         `json:"status,omitempty"`
 	FailureClass lifecycle.FailureClass     `json:"failure_class,omitempty"`
 	Message      string                     `json:"message,omitempty"`
+	// Changes are node.inventory.changed's differences, one line each.
+	Changes []string `json:"changes,omitempty"`
 }
 
 // EventID is the idempotency key of a decommission event: the run, where

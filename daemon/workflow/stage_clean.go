@@ -59,7 +59,10 @@ func (d Deps) cleanCheck(ctx context.Context, c *runner.Context, typ lifecycle.T
 	}
 	summarize(c, t)
 	if succeeded(t) && evidencePassed(t) {
-		return runner.Done(ok), nil
+		if typ != lifecycle.TaskValidateClean {
+			return runner.Done(ok), nil
+		}
+		return d.judgeInventory(ctx, c, t, ok)
 	}
 	if t.State == lifecycle.TaskExpired {
 		return runner.Outcome{}, runner.Classed(lifecycle.FailAgentTask, taskFailed(t))
@@ -88,4 +91,21 @@ func (d Deps) quarantine(ctx context.Context, c *runner.Context) error {
 	}
 	return d.publish(ctx, c.Run, attemptKey(c), lifecycle.EventNodeQuarantined,
 		EventData{Stage: c.Run.CurrentStage, Message: "failed clean validation"}, c.Now)
+}
+
+// judgeInventory ends a passed validation: a bill of materials that
+// changed since it was recorded quarantines the node (hardware_mismatch,
+// the changes named), as a failed validation does.
+func (d Deps) judgeInventory(ctx context.Context, c *runner.Context, t lifecycle.AgentTask, ok string) (runner.Outcome, error) {
+	changed, err := d.turnoverInventory(ctx, c, t)
+	if !changed {
+		if err != nil {
+			return runner.Outcome{}, err
+		}
+		return runner.Done(ok), nil
+	}
+	if qerr := d.quarantine(ctx, c); qerr != nil {
+		return runner.Outcome{}, qerr
+	}
+	return runner.Outcome{}, err
 }
