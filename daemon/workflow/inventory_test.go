@@ -1,7 +1,9 @@
 package workflow_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
+	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // A GPU swapped between two turnovers: the first soft reset records the
@@ -64,5 +67,74 @@ func TestSwappedGPUQuarantinesWithTheDiff(t *testing.T) {
 	var data workflow.EventData
 	if err := json.Unmarshal(ev.Data, &data); err != nil || !cmp.Equal(want, data.Changes) {
 		t.Errorf("node.inventory.changed data = %s (%v)", ev.Data, err)
+	}
+}
+
+// enrollWith enrolls a booted host as its agent would, reporting gpus
+// GPUs of vendor and model with its enrollment.
+func (s *site) enrollWith(vendor, model string) {
+	s.enroll = func(b maassim.Boot) {
+		ctx := context.Background()
+		nodes, _ := s.store.ListNodes(ctx, lifecycle.NodeFilter{SiteID: "site-1", Hostname: b.Hostname})
+		for _, n := range nodes {
+			if n.Status != lifecycle.NodeEnrolling {
+				continue
+			}
+			now := time.Now()
+			inv := &lifecycle.BOM{}
+			for i := range 8 {
+				inv.GPUs = append(inv.GPUs, lifecycle.BOMGPU{Vendor: vendor, Model: model, UUID: fmt.Sprintf("GPU-%d", i),
+					Serial: fmt.Sprintf("S%d", i), Source: lifecycle.SourceAgent})
+			}
+			s.store.UpdateNode(ctx, n.ID, func(x *lifecycle.Node) error {
+				x.EnrolledAt, x.Inventory = &now, &lifecycle.NodeInventory{Enrolled: inv, EnrolledAt: &now}
+				return nil
+			})
+			s.runner.Wake(lifecycle.NodeKey(n.ID))
+		}
+	}
+}
+
+// The onboarding names mi300x.192g.8gpu: a host whose agent reports
+// eight AMD MI300X is recorded (with MAAS's disks beside the agent's
+// GPUs) and goes active; one reporting eight NVIDIA H100s fails as a
+// hardware mismatch naming the SKU and what the host has, and stays
+// out of service.
+func TestOnboardingChecksTheSKU(t *testing.T) {
+	for _, c := range []struct {
+		vendor, model string
+		ok            bool
+	}{{"amd", "AMD Instinct MI300X", true}, {"nvidia", "NVIDIA H100 80GB HBM3", false}} {
+		t.Run(c.vendor, func(t *testing.T) {
+			s := newSite(t)
+			s.enrollWith(c.vendor, c.model)
+			s.host("10.176.16.131", maassim.HostSpec{})
+			r := s.wait(s.onboard("c07u46", "10.176.16.131"), 30*time.Second)
+			n, err := s.store.GetNode(context.Background(), r.NodeID)
+			must(t, err)
+			if !c.ok {
+				if r.FailureClass != lifecycle.FailHardwareMismatch || !strings.Contains(r.ErrorMessage, "does not match SKU mi300x.192g.8gpu") ||
+					!strings.Contains(r.ErrorMessage, "NVIDIA H100 80GB HBM3, not amd") || n.Status == lifecycle.NodeActive {
+					t.Fatalf("run %s/%s: %s; node %s", r.Status, r.FailureClass, r.ErrorMessage, n.Status)
+				}
+				return
+			}
+			if r.Status != lifecycle.JobCompleted || n.Status != lifecycle.NodeActive {
+				t.Fatalf("run %s at %s: %s", r.Status, r.CurrentStage, r.ErrorMessage)
+			}
+			inv := n.Inventory
+			if inv == nil || inv.Recorded == nil || inv.RecordedBy != workflow.RecordedOnboarding || len(inv.Recorded.GPUs) != 8 {
+				t.Fatalf("inventory = %+v", inv)
+			}
+			maas := 0
+			for _, d := range inv.Recorded.Drives {
+				if d.Source == lifecycle.SourceMAAS && d.Serial != "" {
+					maas++
+				}
+			}
+			if maas == 0 || n.Serials()[0] != "S0" {
+				t.Errorf("recorded drives %+v (want MAAS's), serials %v", inv.Recorded.Drives, n.Serials())
+			}
+		})
 	}
 }

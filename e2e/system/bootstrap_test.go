@@ -117,7 +117,7 @@ func (w *world) createManual(host string, extra ...string) manualTicket {
 	w.t.Helper()
 	var m manualTicket
 	w.daemon.json(&m, append([]string{"node", "create", "--site", w.site, "--hostname", host,
-		"--sku", "mi300x.192g.8gpu", "--reason", "e2e: pre-installed host"}, extra...)...)
+		"--sku", "h100.80g.8gpu", "--reason", "e2e: pre-installed host"}, extra...)...)
 	if m.NodeID == "" || m.Command == "" || m.URL == "" {
 		w.t.Fatalf("node create %s: %+v", host, m)
 	}
