@@ -2,7 +2,6 @@ package lifecycle
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -22,27 +21,14 @@ func SKUGPU(id string) (vendor, model string) {
 	return "", model
 }
 
-// skuCount is the count a SKU id ends with ("8gpu"), 0 when none.
-func skuCount(id string) int {
-	i := strings.LastIndex(id, ".")
-	n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(id[i+1:]), "gpu"))
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
-}
-
 // CheckSKU compares the GPUs of b with what the node's SKU names: count
-// (gpus, the SKU's GPU count; when 0, the count the id ends with, such
-// as 8 for mi300x.192g.8gpu; unchecked when neither gives one), vendor and model (the reported model name
+// (gpus, the node's gpus_total from the SKU catalog; unchecked when 0),
+// vendor and model (the reported model name
 // contains the SKU's model, case-insensitively: "NVIDIA H100 80GB HBM3"
 // for h100, "AMD Instinct MI300X" for mi300x). The error is invalid and
 // says what the SKU wants and what the host has.
 func CheckSKU(sku string, gpus int, b BOM) error {
 	vendor, model := SKUGPU(sku)
-	if gpus == 0 {
-		gpus = skuCount(sku)
-	}
 	var bad []string
 	if gpus > 0 && len(b.GPUs) != gpus {
 		bad = append(bad, fmt.Sprintf("%d GPUs where the SKU has %d", len(b.GPUs), gpus))
