@@ -47,6 +47,9 @@ type Options struct {
 	Rand      func() float64
 	Logger    *slog.Logger
 	Observer  Observer // the agent's own metrics; nil records nothing
+	// Inventory reads the host's bill of materials for enrollment; nil
+	// enrolls without one.
+	Inventory func(ctx context.Context, env task.Env) *wire.Inventory
 }
 
 // Stats are the agent's counters. Refusals counts the daemon refusing

@@ -59,7 +59,11 @@ func (a *Agent) enroll(ctx context.Context, token string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := a.o.Transport.Enroll(ctx, wire.EnrollRequest{NodeID: a.o.Config.NodeID, Token: token, CSR: csrPEM})
+	req := wire.EnrollRequest{NodeID: a.o.Config.NodeID, Token: token, CSR: csrPEM}
+	if a.o.Inventory != nil {
+		req.Inventory = a.o.Inventory(ctx, a.env())
+	}
+	resp, err := a.o.Transport.Enroll(ctx, req)
 	if tokenExpired(err) {
 		return a.renewToken(ctx, token)
 	}

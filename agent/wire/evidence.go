@@ -20,6 +20,12 @@ type Evidence struct {
 	// mode drives, canary plant and check); Erase sums them up.
 	Drives []DriveEvidence `json:"drives,omitempty"`
 	Erase  *EraseEvidence  `json:"erase,omitempty"`
+	// TenantOwned is what node.validate_clean found owned by departing
+	// tenants (at most MaxItems; the check "tenant_owned" has the count).
+	TenantOwned []OwnedItem `json:"tenant_owned,omitempty"`
+	// Inventory is the node's bill of materials as node.validate_clean
+	// read it, compared by the daemon with the one it recorded.
+	Inventory *Inventory `json:"inventory,omitempty"`
 }
 
 // MaxItems bounds Check.Items; the count beyond it is in Check.Omitted.
@@ -45,17 +51,20 @@ const (
 // GPUEvidence is one GPU's record: identity, its state before and after,
 // the steps run on it, and the verdict.
 type GPUEvidence struct {
-	Vendor string    `json:"vendor"`
-	Index  int       `json:"index"`
-	UUID   string    `json:"uuid"`
-	Serial string    `json:"serial,omitempty"`
-	BusID  string    `json:"bus_id,omitempty"`
-	Model  string    `json:"model,omitempty"`
-	Before *GPUState `json:"before,omitempty"`
-	After  *GPUState `json:"after,omitempty"`
-	Steps  []Check   `json:"steps,omitempty"`
-	Passed bool      `json:"passed"`
-	Reason string    `json:"reason,omitempty"`
+	Vendor string `json:"vendor"`
+	Index  int    `json:"index"`
+	UUID   string `json:"uuid"`
+	Serial string `json:"serial,omitempty"`
+	BusID  string `json:"bus_id,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// VBIOS and BoardPartNumber, where the vendor tool gives them.
+	VBIOS           string    `json:"vbios,omitempty"`
+	BoardPartNumber string    `json:"board_part_number,omitempty"`
+	Before          *GPUState `json:"before,omitempty"`
+	After           *GPUState `json:"after,omitempty"`
+	Steps           []Check   `json:"steps,omitempty"`
+	Passed          bool      `json:"passed"`
+	Reason          string    `json:"reason,omitempty"`
 }
 
 // GPUState is what the vendor tool reported. A nil pointer or an empty
@@ -128,4 +137,15 @@ type GPUProcess struct {
 type ToolVersion struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+}
+
+// OwnedItem is one thing a departing tenant's UID or GID still owns:
+// Kind is file, posix_shm, posix_mqueue, spool, sysv_ipc or linger; Path
+// is the host path (a SysV object is "/proc/sysvipc/<table>#<id>"); UID
+// and GID are -1 where unknown.
+type OwnedItem struct {
+	Kind string `json:"kind"`
+	Path string `json:"path"`
+	UID  int    `json:"uid"`
+	GID  int    `json:"gid"`
 }

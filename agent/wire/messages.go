@@ -9,6 +9,9 @@ type EnrollRequest struct {
 	NodeID string `json:"node_id"`
 	Token  string `json:"token"`
 	CSR    string `json:"csr"`
+	// Inventory is the host's bill of materials at enrollment; absent
+	// from an agent that predates it.
+	Inventory *Inventory `json:"inventory,omitempty"`
 }
 
 // RenewRequest is the body of POST RouteRenew: a CSR for a fresh key,

@@ -38,7 +38,7 @@ var commands = map[string]command{
 	"override create": overrideCreate, "override list": overrideList, "override delete": overrideDelete,
 	"roce import": roceImport, "roce list": roceList, "roce delete": roceDelete,
 	"onboard": onboard, "onboarding batches": onboardingBatches,
-	"node list": nodeList, "node get": nodeGet, "node activate": nodeActivate,
+	"node list": nodeList, "node get": nodeGet, "node activate": nodeActivate, "node inventory": nodeInventory,
 	"token create": tokenCreate, "token list": tokenList, "token revoke": tokenRevoke,
 	"audit": auditList,
 }

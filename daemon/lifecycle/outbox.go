@@ -24,6 +24,9 @@ const (
 	EventAllocationsReleased   EventType = "node.allocations.force_released"
 	EventDriftDetected         EventType = "node.drift.detected"
 	EventNodeQuarantined       EventType = "node.quarantined"
+	// EventInventoryChanged: a bill of materials was recorded or
+	// accepted, or a turnover found the hardware changed (data.changes).
+	EventInventoryChanged EventType = "node.inventory.changed"
 )
 
 // OutboxEvent is one lifecycle event waiting for (or past) delivery to

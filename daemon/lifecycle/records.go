@@ -42,8 +42,11 @@ type Node struct {
 	// IdentityClearedAt is when the agent identity was last cleared.
 	IdentityClearedAt *time.Time `json:"identity_cleared_at,omitempty"`
 	LastContactAt     *time.Time `json:"last_contact_at,omitempty"`
-	CreatedAt         time.Time  `json:"created_at"`
-	UpdatedAt         time.Time  `json:"updated_at"`
+	// Inventory is the node's bill of materials (NodeInventory); nil
+	// until the agent first reported one.
+	Inventory *NodeInventory `json:"inventory,omitempty"`
+	CreatedAt time.Time      `json:"created_at"`
+	UpdatedAt time.Time      `json:"updated_at"`
 }
 
 // DefaultNodePort is a node's SSH port unless set otherwise (seed 001 §8.1).

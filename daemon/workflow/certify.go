@@ -53,13 +53,24 @@ func (d Deps) certify(ctx context.Context, c *runner.Context, key string, raw []
 	}
 	run := c.Run
 	p.Mode, p.StartedAt, p.FinishedAt, p.RequestedBy = modeOf(run), run.RequestedAt.UTC(), c.Now().UTC(), run.RequestedBy
-	node := cert.Node{NodeID: run.NodeID, MAASSystemID: d.systemID(ctx, run), Serials: cert.Serials(raw)}
+	node := cert.Node{NodeID: run.NodeID, MAASSystemID: d.systemID(ctx, run), Serials: d.serials(ctx, run.NodeID, raw)}
 	rec, err := d.Certs.IssueRun(ctx, run.SiteID, key, cert.Certificate{Node: node, Predicate: p})
 	if err != nil {
 		return lifecycle.Wrap(lifecycle.CodeUnavailable, "workflow.certify", err)
 	}
 	c.Detail("certificate", rec.Digest)
 	return nil
+}
+
+// serials are the node's recorded bill of materials' serials (GPUs,
+// then drives), else the GPU serials the evidence names.
+func (d Deps) serials(ctx context.Context, nodeID string, raw []byte) []string {
+	if n, err := d.Store.GetNode(ctx, nodeID); err == nil {
+		if s := n.Serials(); len(s) > 0 {
+			return s
+		}
+	}
+	return cert.Serials(raw)
 }
 
 // modeOf is the certificate's mode: the decommission's, or onboarding.

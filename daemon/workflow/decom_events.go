@@ -29,6 +29,8 @@ type EventData struct {
 	// Certificate is the run's signed clean certificate (a DSSE envelope)
 	// on the event that ends it, once issued.
 	Certificate json.RawMessage `json:"certificate,omitempty"`
+	// Changes are node.inventory.changed's differences, one line each.
+	Changes []string `json:"changes,omitempty"`
 }
 
 // EventID is the idempotency key of a decommission event: the run, where

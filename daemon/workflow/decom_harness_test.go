@@ -260,3 +260,36 @@ func (s *site) eventTypes(id string, n int) []string {
 }
 
 func newFakeClock() *clockwork.FakeClock { return clockwork.NewFakeClockAt(time.Now()) }
+
+// withInventory adds a bill of materials to node.validate_clean's
+// evidence: eight H100s whose serials are serials.
+func withInventory(a answer, serials func() []string) answer {
+	return func(t lifecycle.AgentTask) (lifecycle.TaskResult, bool) {
+		res, ok := a(t)
+		if t.Type != lifecycle.TaskValidateClean {
+			return res, ok
+		}
+		var ev wire.Evidence
+		_ = json.Unmarshal(res.Evidence, &ev)
+		ev.Inventory = &wire.Inventory{BIOSVersion: "2.3.7",
+			Drives: []wire.InventoryDrive{{Name: "nvme0", Serial: "S6EYNA0T1", Model: "PM1743", Firmware: "GDC5602Q"}}}
+		for i, s := range serials() {
+			ev.Inventory.GPUs = append(ev.Inventory.GPUs, wire.InventoryGPU{Vendor: wire.VendorNVIDIA,
+				Model: "NVIDIA H100 80GB HBM3", UUID: "GPU-" + s, Serial: s, BusID: fmt.Sprintf("00000000:%02x:00.0", 0x18+i)})
+		}
+		res.Evidence, _ = json.Marshal(ev)
+		return res, ok
+	}
+}
+
+// outboxEvent returns run's event of type typ (zero when none).
+func (s *site) outboxEvent(runID string, typ lifecycle.EventType) lifecycle.OutboxEvent {
+	s.outbox.mu.Lock()
+	defer s.outbox.mu.Unlock()
+	for _, id := range s.outbox.order {
+		if e := s.outbox.byID[id]; e.RunID == runID && e.Type == typ {
+			return e
+		}
+	}
+	return lifecycle.OutboxEvent{}
+}

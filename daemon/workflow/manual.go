@@ -42,7 +42,7 @@ func (d Deps) waitForManualEnrollment(ctx context.Context, c *runner.Context) (r
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "node %s is %s, not waiting for its agent", n.ID, n.Status))
 	case n.EnrolledAt != nil && n.Status == lifecycle.NodeEnrolling:
-		return d.activate(ctx, n)
+		return d.activate(ctx, c, n)
 	}
 	c.Detail("node_status", string(n.Status))
 	limit := c.Policy.TimeoutFor("enrollment_timeout")

@@ -87,6 +87,8 @@ func (d Deps) cleanCheck(ctx context.Context, c *runner.Context, typ lifecycle.T
 	history := validationVerdict(c, typ)
 	passed := succeeded(t) && evidencePassed(t)
 	switch {
+	case passed && history == "" && typ == lifecycle.TaskValidateClean:
+		return d.judgeInventory(ctx, c, t, ok)
 	case passed && history == "":
 		if typ == lifecycle.TaskGPUScrub {
 			c.SetVar(varHistoryFailed, "")
@@ -133,4 +135,21 @@ func (d Deps) quarantine(ctx context.Context, c *runner.Context) error {
 	}
 	return d.publish(ctx, c.Run, attemptKey(c), lifecycle.EventNodeQuarantined,
 		EventData{Stage: c.Run.CurrentStage, Message: "failed clean validation"}, c.Now)
+}
+
+// judgeInventory ends a passed validation: a bill of materials that
+// changed since it was recorded quarantines the node (hardware_mismatch,
+// the changes named), as a failed validation does.
+func (d Deps) judgeInventory(ctx context.Context, c *runner.Context, t lifecycle.AgentTask, ok string) (runner.Outcome, error) {
+	changed, err := d.turnoverInventory(ctx, c, t)
+	if !changed {
+		if err != nil {
+			return runner.Outcome{}, err
+		}
+		return runner.Done(ok), nil
+	}
+	if qerr := d.quarantine(ctx, c); qerr != nil {
+		return runner.Outcome{}, qerr
+	}
+	return runner.Outcome{}, err
 }

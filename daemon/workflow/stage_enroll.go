@@ -27,12 +27,16 @@ func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (ru
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "agent enrolled but node %s is %s", n.ID, n.Status))
 	}
-	return d.activate(ctx, n)
+	return d.activate(ctx, c, n)
 }
 
-// activate moves the enrolled node n enrolling -> active and completes
-// the onboarding (MAAS or manual).
-func (d Deps) activate(ctx context.Context, n lifecycle.Node) (runner.Outcome, error) {
+// activate judges the bill of materials the agent enrolled with
+// (enrolledInventory), then moves the enrolled node n enrolling -> active
+// and completes the onboarding (MAAS or manual).
+func (d Deps) activate(ctx context.Context, c *runner.Context, n lifecycle.Node) (runner.Outcome, error) {
+	if err := d.enrolledInventory(ctx, c, n); err != nil {
+		return runner.Outcome{}, err
+	}
 	_, err := d.Store.TransitionNode(ctx, lifecycle.NodeTransition{NodeID: n.ID, From: lifecycle.NodeEnrolling,
 		To: lifecycle.NodeActive, Context: lifecycle.TransitionContext{Actor: lifecycle.ActorOnboarding}})
 	if err != nil {

@@ -57,7 +57,7 @@ func TestSilentBMCTimesOutByItsDeadlineParksAsBMCPowerFailureWhileOtherRunsCompl
 		BatchID string `json:"batch_id"`
 	}
 	start := time.Now()
-	w.daemon.json(&out, "onboard", "--site", w.site, "--sku", "mi300x.192g.8gpu", "--csv", file(t, "batch.csv", csv))
+	w.daemon.json(&out, "onboard", "--site", w.site, "--sku", "h100.80g.8gpu", "--csv", file(t, "batch.csv", csv))
 	healthy := hostnames(1, 2)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		runs := w.runs(out.BatchID)

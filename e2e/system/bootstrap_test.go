@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 )
 
 // agentDeb is what the package server hands out as the agent package:
@@ -41,6 +43,12 @@ func TestManualBootstrap(t *testing.T) {
 	m2 := w.createManual("m02", "--ttl", "30s")
 
 	root := t.TempDir()
+	// the host has what its SKU (h100.80g.8gpu) names: eight H100s, read
+	// through the simulated tools
+	gpus := fakehost.GPUs{Vendor: fakehost.VendorNVIDIA, Count: 8}
+	if err := fakehost.Provision(root, fakehost.Spec{ToolsDir: bins.dir, GPUs: gpus}); err != nil {
+		t.Fatal(err)
+	}
 	runCommand(t, m1.Command, root)
 	if st, _ := os.ReadFile(filepath.Join(root, "var/lib/gpuaas-bootstrap/agent.status")); string(st) != "ok\n" {
 		t.Fatalf("the bootstrap did not finish: agent.status %q", st)
@@ -117,7 +125,7 @@ func (w *world) createManual(host string, extra ...string) manualTicket {
 	w.t.Helper()
 	var m manualTicket
 	w.daemon.json(&m, append([]string{"node", "create", "--site", w.site, "--hostname", host,
-		"--sku", "mi300x.192g.8gpu", "--reason", "e2e: pre-installed host"}, extra...)...)
+		"--sku", "h100.80g.8gpu", "--reason", "e2e: pre-installed host"}, extra...)...)
 	if m.NodeID == "" || m.Command == "" || m.URL == "" {
 		w.t.Fatalf("node create %s: %+v", host, m)
 	}

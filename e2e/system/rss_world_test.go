@@ -41,7 +41,7 @@ func (w *world) submitQueued() time.Duration {
 			}
 			nodes[i] = map[string]string{"hostname": fmt.Sprintf("queued-%05d", n), "ipmi_ip": fmt.Sprintf("10.%d.%d.%d", 200+n/65536, n/256%256, n%256)}
 		}
-		body := map[string]any{"site_id": w.site, "profile_id": "default", "sku_id": "mi300x.192g.8gpu", "nodes": nodes}
+		body := map[string]any{"site_id": w.site, "profile_id": "default", "sku_id": "h100.80g.8gpu", "nodes": nodes}
 		sent := time.Now()
 		code, out := w.daemon.admin(http.MethodPost, "/api/v1/admin/onboardings/batch", body, fmt.Sprintf("rss-bench-%d", batch))
 		if code != http.StatusCreated && code != http.StatusAccepted {

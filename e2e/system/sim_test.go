@@ -64,7 +64,7 @@ func startSim(t testing.TB, o simOptions) *sim {
 		"--boot-agent", bins.agent, "--boot-dir", s.bootDir, "--boot-agent-retry", "500ms"}
 	gpus := o.gpus
 	if gpus == "" {
-		gpus = "none"
+		gpus = "nvidia:8" // what the worlds' SKU, h100.80g.8gpu, has: onboarding checks it
 	}
 	args = append(args, "--fake-tools-dir", bins.dir, "--gpus", gpus)
 	if o.postgres != "" {

@@ -69,7 +69,7 @@ func (w *world) onboard(hosts ...string) (string, map[string]string) {
 			ID       string `json:"onboarding_id"`
 		}
 	}
-	w.daemon.json(&out, "onboard", "--site", w.site, "--sku", "mi300x.192g.8gpu", "--csv", file(w.t, "batch.csv", b.String()))
+	w.daemon.json(&out, "onboard", "--site", w.site, "--sku", "h100.80g.8gpu", "--csv", file(w.t, "batch.csv", b.String()))
 	ids := map[string]string{}
 	for _, o := range out.Onboardings {
 		ids[o.Hostname] = o.ID

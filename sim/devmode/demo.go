@@ -33,7 +33,7 @@ try, in another terminal:
   export %s
   %s node list
   %s onboarding list --site %s
-  %s onboard --site %s --sku mi300x.192g.8gpu --hostname %s --ipmi-ip %s
+  %s onboard --site %s --sku h100.80g.8gpu --hostname %s --ipmi-ip %s
   curl -s -X POST %s_sim/machines/<system_id>/release   # an out-of-band release
   curl -s -X POST %s_sim/booted/<hostname>/residue -d '{"xid":48}'   # an Xid 48 in the tenancy
   %s node decommission <node_id> --mode soft_reset --storage-cleanup all --reason "tenant turnover"
@@ -66,7 +66,7 @@ func (s *Site) Demo(ctx context.Context, w io.Writer, adminAddr, stateDir string
 	var out struct {
 		BatchID string `json:"batch_id"`
 	}
-	body := map[string]any{"site_id": SiteID, "profile_id": "default", "sku_id": "mi300x.192g.8gpu", "nodes": nodes}
+	body := map[string]any{"site_id": SiteID, "profile_id": "default", "sku_id": "h100.80g.8gpu", "nodes": nodes}
 	if _, err := c.Call(ctx, http.MethodPost, "/api/v1/admin/onboardings/batch", body, &out, nil); err != nil {
 		return err
 	}

@@ -14,8 +14,9 @@ import (
 
 // Report is the tenant residue left on a host, judged independently of
 // the agent's validation: tenant users and processes, mounts that were not
-// there when the host was provisioned, entries in /tmp and /var/tmp, and
-// GPU memory in use.
+// there when the host was provisioned, entries in /tmp, /var/tmp,
+// /dev/shm, the crontab spool and the shared data directory
+// (DefaultSharedDir), and GPU memory in use.
 type Report struct {
 	Users     []string `json:"users"`
 	Processes []string `json:"processes"`
@@ -68,7 +69,7 @@ func Inspect(root string, keep ...string) (Report, error) {
 			r.Mounts = append(r.Mounts, m.Point+" ("+m.FSType+")")
 		}
 	}
-	for _, d := range []string{"/tmp", "/var/tmp"} {
+	for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm", "/var/spool/cron/crontabs", DefaultSharedDir} {
 		ents, _ := os.ReadDir(Host{Root: root}.path(d))
 		for _, e := range ents {
 			r.Files = append(r.Files, d+"/"+e.Name())

@@ -52,6 +52,15 @@ type Residue struct {
 	// the uncorrectable ECC error, volatile and aggregate, as the driver
 	// does.
 	Xid int `json:"xid,omitempty"`
+	// OwnedFiles leaves files owned by the user outside the scratch
+	// paths: a KV cache in /dev/shm, model weights in SharedDir (default
+	// /data/shared) and the user's crontab in /var/spool/cron/crontabs.
+	// Ownership is set with lchown, so it takes a root-run simulator.
+	OwnedFiles bool   `json:"owned_files,omitempty"`
+	SharedDir  string `json:"shared_dir,omitempty"`
+	// SwapGPU replaces GPU SwapGPU-1 (1-based; 0: none) with another
+	// board: new UUID and serial, as a field swap leaves a host.
+	SwapGPU int `json:"swap_gpu,omitempty"`
 }
 
 // Injected is what Inject wrote.
@@ -104,6 +113,14 @@ func Inject(root string, r Residue) (Injected, error) {
 				out.Files = append(out.Files, p)
 			}
 		}
+	}
+	if err == nil && r.OwnedFiles {
+		var files []string
+		files, err = h.ownedFiles(u, r.SharedDir)
+		out.Files = append(out.Files, files...)
+	}
+	if err == nil && r.SwapGPU > 0 {
+		err = h.swapGPU(r.SwapGPU - 1)
 	}
 	if err != nil {
 		return out, fmt.Errorf("fakehost: residue: %w", err)

@@ -18,7 +18,7 @@ var helpFields = [][]string{
 	{"remapped_rows.correctable"}, {"remapped_rows.uncorrectable"}, {"remapped_rows.pending"}, {"remapped_rows.failure"},
 	{"fabric.state"}, {"fabric.status"}, {"gpu_recovery_action"},
 	{"pcie.link.width.current"}, {"pcie.link.width.max"}, {"clocks_event_reasons.active", "clocks_throttle_reasons.active"},
-	{"clocks.applications.graphics"}, {"clocks.applications.memory"},
+	{"clocks.applications.graphics"}, {"clocks.applications.memory"}, {"vbios_version"},
 	{"power.limit"}, {"power.default_limit"}, {"ecc.mode.current"}, {"ecc.mode.pending"}, {"accounting.mode"},
 	{"pcie.link.gen.current", "pcie.link.gen.gpucurrent"}, {"pcie.link.gen.max"},
 }

@@ -30,6 +30,8 @@ func (n *NVIDIAState) field(g *NVIDIAGPU, f string) (val, unit string, ok bool) 
 		return g.BusID, "", true
 	case "name":
 		return g.Name, "", true
+	case "vbios_version":
+		return na(g.VBIOS), "", true
 	case "driver_version":
 		return n.Driver, "", true
 	case "memory.total":

@@ -46,6 +46,7 @@ type NVIDIAGPU struct {
 	Serial         string `json:"serial"`
 	BusID          string `json:"bus_id"`
 	Name           string `json:"name"`
+	VBIOS          string `json:"vbios,omitempty"`
 	MemoryTotalMiB int64  `json:"memory_total_mib"`
 	LeakedMiB      int64  `json:"leaked_mib"` // used with no process; a reset frees it
 	Persistence    string `json:"persistence_mode"`

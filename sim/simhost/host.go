@@ -15,6 +15,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/state"
 	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/task/inventory"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
 
 	_ "github.com/gpuaas/maas-sidecar/agent/task/canary"    // the agent's task catalog
@@ -81,7 +82,7 @@ func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, 
 	sd := newUnits()
 	a, err := agent.New(agent.Options{Config: cfg, Root: r, State: state.Dir(filepath.Join(root, "var/lib/gpuaas-node-agent")),
 		Transport: tr, Systemd: sd, Exec: hostexec.Runner{Root: r}, Policy: policy(cfg.Cleanup), Registry: task.Default,
-		Clock: clockwork.NewRealClock(), Logger: o.Logger})
+		Clock: clockwork.NewRealClock(), Logger: o.Logger, Inventory: inventory.Host})
 	if err != nil {
 		return nil, err
 	}

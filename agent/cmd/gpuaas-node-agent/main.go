@@ -32,6 +32,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/systemd/sdbus"
 	"github.com/gpuaas/maas-sidecar/agent/systemd/sdexec"
 	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/task/inventory"
 	"github.com/gpuaas/maas-sidecar/agent/transport/mtls"
 	"github.com/gpuaas/maas-sidecar/internal/buildinfo"
 	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
@@ -122,7 +123,7 @@ func run(args []string, stdout io.Writer) error {
 	m, mw := agentMetrics(cfg.Metrics, root, clock, log)
 	a, err := agent.New(agent.Options{Config: cfg, Root: root, State: state.Dir(f.stateDir), Transport: tr,
 		Systemd: systemdFor(root, ex), Exec: ex, Policy: policy(cfg.Cleanup),
-		Registry: task.Default, Clock: clock, Logger: log, Observer: observer(m)})
+		Registry: task.Default, Clock: clock, Logger: log, Observer: observer(m), Inventory: inventory.Host})
 	if err != nil {
 		return err
 	}

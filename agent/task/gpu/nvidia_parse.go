@@ -21,6 +21,7 @@ var NVIDIAFields = []string{
 	"pcie.link.width.current", "pcie.link.width.max", "clocks_event_reasons.active",
 	"power.limit", "power.default_limit", "ecc.mode.current", "ecc.mode.pending", "accounting.mode",
 	"pcie.link.gen.current", "pcie.link.gen.max",
+	"vbios_version",
 }
 
 // NVIDIAAppFields is the --query-compute-apps field list; process_name is
@@ -50,7 +51,7 @@ func ParseNVIDIAGPUs(out string, fields []string) ([]Device, string, error) {
 		driver = text(c["driver_version"])
 		devs = append(devs, Device{
 			ID: wire.GPUEvidence{Vendor: wire.VendorNVIDIA, Index: idx, UUID: text(c["uuid"]), Serial: text(c["serial"]),
-				BusID: text(c["pci.bus_id"]), Model: text(c["name"])},
+				BusID: text(c["pci.bus_id"]), Model: text(c["name"]), VBIOS: text(c["vbios_version"])},
 			State: nvidiaState(c),
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/scratchpath"
 	"github.com/gpuaas/maas-sidecar/agent/task"
+	"github.com/gpuaas/maas-sidecar/agent/task/residue"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
 
@@ -50,8 +51,19 @@ func (Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Resu
 		for _, dir := range ScratchPaths(env.Policy.ScratchPaths, p.ScratchPaths) {
 			ev.Checks = append(ev.Checks, scrubScratch(env, dir))
 		}
+		ev.Checks = append(ev.Checks, removeOwned(ctx, env))
 	}
 	return task.Finish(ev, "storage cleaned ("+p.Mode+")")
+}
+
+// removeOwned removes what departing tenants own in /dev/shm, /dev/mqueue,
+// the cron and at spools, lingering and SysV IPC (agent/task/residue).
+func removeOwned(ctx context.Context, env task.Env) wire.Check {
+	r, err := residue.NewRule(env, nil)
+	if err != nil {
+		return task.Check("tenant_owned_removed", []string{"host"}, err.Error())
+	}
+	return residue.Remove(ctx, env, r)
 }
 
 // scrubScratch empties dir when CheckScratch allows it; any other dir is

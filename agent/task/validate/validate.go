@@ -13,6 +13,8 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/task/gpu"
 	"github.com/gpuaas/maas-sidecar/agent/task/hostinfo"
+	"github.com/gpuaas/maas-sidecar/agent/task/inventory"
+	"github.com/gpuaas/maas-sidecar/agent/task/residue"
 	"github.com/gpuaas/maas-sidecar/agent/task/storage"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
@@ -43,6 +45,7 @@ func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Re
 	} else {
 		ev.Checks = append(ev.Checks, users(env, t), procs(env, t))
 		ev.Checks = append(ev.Checks, mounts(env, t, slices.Concat(env.Policy.MountAllowlist, p.MountAllowlist)))
+		ev.Checks = append(ev.Checks, owned(env, ev, p.KeepUsers))
 	}
 	for _, dir := range storage.ScratchPaths(env.Policy.ScratchPaths, p.ScratchPaths) {
 		ev.Checks = append(ev.Checks, empty(env, dir))
@@ -58,10 +61,22 @@ func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Re
 		xids, c := gpu.TenancyXids(ctx, env, *p.TenancySince)
 		ev.Checks, history = append(ev.Checks, c), append(history, xids...)
 	}
+	ev.Inventory = inventory.FromGPUs(ctx, env, r.GPUs)
 	var diag wire.Check
 	ev.Diag, diag = gpu.Diag(ctx, env.Exec, env.Now, p.DCGM, r.Count(wire.VendorNVIDIA), history)
 	ev.Checks = append(ev.Checks, diag)
 	return task.Finish(ev, "node is clean")
+}
+
+// owned scans for what departing tenants own (agent/task/residue).
+func owned(env task.Env, ev *wire.Evidence, keep []string) wire.Check {
+	r, err := residue.NewRule(env, keep)
+	if err != nil {
+		return task.Check("tenant_owned", []string{"host"}, err.Error())
+	}
+	c, items := residue.Check(env, r)
+	ev.TenantOwned = items
+	return c
 }
 
 type rule struct {

@@ -43,6 +43,8 @@ func (a *API) routes() []route {
 		{http.MethodPost, Prefix + "/nodes/{id}/bootstrap", operator, a.reissueBootstrap},
 		{http.MethodGet, Prefix + "/nodes/{id}", viewer, a.getNode},
 		{http.MethodPost, Prefix + "/nodes/{id}/activate", operator, a.activateNode},
+		{http.MethodGet, Prefix + "/nodes/{id}/inventory", viewer, a.getInventory},
+		{http.MethodPost, Prefix + "/nodes/{id}/inventory/accept", operator, a.acceptInventory},
 		{http.MethodPost, Prefix + "/nodes/{id}/revoke-certificate", operator, a.revokeCertificate},
 		{http.MethodPost, Prefix + "/nodes/{id}/enrollment-token", admin, a.issueEnrollmentToken},
 		{http.MethodPost, Prefix + "/tokens", admin, a.createToken},

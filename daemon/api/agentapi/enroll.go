@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
+	"github.com/gpuaas/maas-sidecar/daemon/bom"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -51,6 +52,9 @@ func (a *API) enrollOnce(r *http.Request) (wire.CertResponse, bool, error) {
 	}
 	if err == nil {
 		err = a.consumeToken(r, op, req, keyID(csr))
+	}
+	if err == nil && req.Inventory != nil {
+		err = a.keepInventory(r, req)
 	}
 	if err != nil {
 		return wire.CertResponse{}, false, err
@@ -153,4 +157,18 @@ func keyID(csrDER []byte) string {
 	}
 	sum := sha256.Sum256(csr.RawSubjectPublicKeyInfo)
 	return hex.EncodeToString(sum[:])
+}
+
+// keepInventory stores the bill of materials the agent sent with its
+// enrollment on the node, for the workflow to judge (lifecycle.NodeInventory.Enrolled).
+func (a *API) keepInventory(r *http.Request, req wire.EnrollRequest) error {
+	now := a.cfg.Now()
+	_, err := a.cfg.Store.UpdateNode(r.Context(), req.NodeID, func(n *lifecycle.Node) error {
+		if n.Inventory == nil {
+			n.Inventory = &lifecycle.NodeInventory{}
+		}
+		n.Inventory.Enrolled, n.Inventory.EnrolledAt = bom.FromAgent(req.Inventory), &now
+		return nil
+	})
+	return err
 }
