@@ -118,3 +118,10 @@ func rehost(tx *bbolt.Tx, op string, old, n lifecycle.Node) error {
 	}
 	return hosts.Put(hostKey(n.SiteID, n.Hostname), []byte(n.ID))
 }
+
+// LoadNode implements op.Nodes.
+func (t txn) LoadNode(id string) (lifecycle.Node, bool, error) {
+	var n lifecycle.Node
+	ok, err := get(t.Bucket(bNodes), id, &n)
+	return n, ok, err
+}

@@ -139,3 +139,10 @@ func (s *Store) UpdateSitePolicy(ctx context.Context, siteID string, fn func(*li
 	}
 	return p, nil
 }
+
+// LoadSite implements op.Sites.
+func (t txn) LoadSite(id string) (lifecycle.Site, bool, error) {
+	var site lifecycle.Site
+	ok, err := get(t.Bucket(bSites), id, &site)
+	return site, ok, err
+}

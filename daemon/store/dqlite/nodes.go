@@ -157,3 +157,10 @@ func (s *Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.No
 	}
 	return n, nil
 }
+
+// LoadNode implements op.Nodes.
+func (t txn) LoadNode(id string) (lifecycle.Node, bool, error) {
+	var n lifecycle.Node
+	ok, err := get(t.Tx, &n, `SELECT data FROM nodes WHERE id = ?`, id)
+	return n, ok, err
+}

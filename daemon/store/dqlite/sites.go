@@ -163,3 +163,10 @@ func (s *Store) UpdateSitePolicy(ctx context.Context, siteID string, fn func(*li
 	}
 	return p, nil
 }
+
+// LoadSite implements op.Sites.
+func (t txn) LoadSite(id string) (lifecycle.Site, bool, error) {
+	var site lifecycle.Site
+	ok, err := get(t.Tx, &site, `SELECT data FROM sites WHERE id = ?`, id)
+	return site, ok, err
+}
