@@ -2,7 +2,6 @@ package bolt
 
 import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 	bbolt "go.etcd.io/bbolt"
 )
 
@@ -18,9 +17,4 @@ func (t txn) LoadLease(siteID string) (lifecycle.Lease, bool, error) { return lo
 // SaveLease implements op.Leases.
 func (t txn) SaveLease(l lifecycle.Lease) error {
 	return put(t.Bucket(bLeases), []byte(l.SiteID), l)
-}
-
-// checkFence is op.CheckFence in a bbolt transaction.
-func checkFence(tx *bbolt.Tx, name string, f lifecycle.Fence) (lifecycle.Lease, error) {
-	return op.CheckFence(txn{tx}, name, f)
 }

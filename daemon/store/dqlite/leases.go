@@ -3,10 +3,7 @@
 package dqlite
 
 import (
-	"database/sql"
-
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 )
 
 // LoadLease implements op.Leases.
@@ -26,9 +23,4 @@ func (t txn) SaveLease(l lifecycle.Lease) error {
 	_, err = t.Exec(`INSERT INTO leases (site_id, epoch, data) VALUES (?1, ?2, ?3)
 		ON CONFLICT (site_id) DO UPDATE SET epoch = excluded.epoch, data = excluded.data`, l.SiteID, int64(l.Epoch), data)
 	return err
-}
-
-// checkFence is op.CheckFence in a SQL transaction.
-func checkFence(tx *sql.Tx, name string, f lifecycle.Fence) (lifecycle.Lease, error) {
-	return op.CheckFence(txn{tx}, name, f)
 }

@@ -45,7 +45,7 @@ func (s Store) RequestLease(ctx context.Context, siteID, holder string, ttl time
 		return l, err
 	}
 	err = s.b.Update(ctx, op, func(tx Tx) error {
-		site, err := loadSite(tx, op, siteID)
+		site, err := LoadSite(tx, op, siteID)
 		if err != nil {
 			return err
 		}

@@ -30,6 +30,13 @@ type Tx interface {
 	Tasks
 	Nodes
 	Sites
+	Runs
+	Events
+	MaasStates
+	Enrollment
+	SiteConfig
+	AdminTokens
+	Audit
 }
 
 // Store is the store operations over a Backend; a backend's Store embeds

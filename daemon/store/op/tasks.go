@@ -31,7 +31,7 @@ func (s Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out life
 		return out, false, err
 	}
 	err = s.b.Update(ctx, op, func(tx Tx) error {
-		if _, err := loadNode(tx, op, t.NodeID); err != nil {
+		if _, err := LoadNode(tx, op, t.NodeID); err != nil {
 			return err
 		}
 		if ok, err := tx.TaskExists(t.ID); err != nil || ok {
