@@ -1,9 +1,6 @@
 package bolt
 
 import (
-	"context"
-	"time"
-
 	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 	bbolt "go.etcd.io/bbolt"
 )
@@ -12,24 +9,9 @@ import (
 // (op.Tx): each aggregate's methods are beside its buckets.
 type txn struct{ *bbolt.Tx }
 
-var _ op.Tx = txn{}
-
-// backend runs op's operations in the store's transactions.
-type backend struct{ s *Store }
-
-func (b backend) Update(ctx context.Context, name string, fn func(op.Tx) error) error {
-	return b.s.update(ctx, name, func(tx *bbolt.Tx) error { return fn(txn{tx}) })
+// newOps returns the operations over s's transactions; a run advance
+// shares its commit with concurrent ones (batch).
+func newOps(s *Store) op.Store {
+	return op.New(op.Funcs[*bbolt.Tx]{Write: s.update, Shared: s.batch, Read: s.view, Clock: s.now,
+		Records: func(tx *bbolt.Tx) op.Tx { return txn{tx} }})
 }
-
-func (b backend) Batch(ctx context.Context, name string, fn func(op.Tx) error) error {
-	return b.s.batch(ctx, name, func(tx *bbolt.Tx) error { return fn(txn{tx}) })
-}
-
-func (b backend) View(ctx context.Context, name string, fn func(op.Tx) error) error {
-	return b.s.view(ctx, name, func(tx *bbolt.Tx) error { return fn(txn{tx}) })
-}
-
-func (b backend) Now() time.Time { return b.s.now() }
-
-// newOps returns the operations over s's transactions.
-func newOps(s *Store) op.Store { return op.New(backend{s}) }

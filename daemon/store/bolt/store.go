@@ -159,14 +159,9 @@ func (s *Store) Check() error {
 	})
 }
 
-func (s *Store) begin(ctx context.Context, op string) error {
-	if s.closed.Load() {
-		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
-	}
-	if err := ctx.Err(); err != nil {
-		return lifecycle.Wrap(lifecycle.CodeUnavailable, op, err)
-	}
-	return nil
+// begin is op.Ready on this store.
+func (s *Store) begin(ctx context.Context, name string) error {
+	return op.Ready(ctx, name, s.closed.Load())
 }
 
 // update runs fn in a write transaction; errors from fn pass through, others

@@ -25,13 +25,7 @@ func (s Store) CreateRun(ctx context.Context, r lifecycle.Run) error {
 		return err
 	}
 	return s.b.Update(ctx, op, func(tx Tx) error {
-		if _, err := LoadSite(tx, op, r.SiteID); err != nil {
-			return err
-		}
-		if ok, err := tx.RunExists(r.ID); err != nil || ok {
-			if err == nil {
-				err = lifecycle.Errorf(lifecycle.CodeConflict, op, "run %q already exists", r.ID)
-			}
+		if err := runFree(tx, op, r); err != nil {
 			return err
 		}
 		return tx.SaveRun(rules.StampNewRun(r, s.b.Now()), true)

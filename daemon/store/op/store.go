@@ -37,6 +37,10 @@ type Tx interface {
 	SiteConfig
 	AdminTokens
 	Audit
+	FeedCursors
+	Outbox
+	Removals
+	Submissions
 }
 
 // Store is the store operations over a Backend; a backend's Store embeds
