@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/op"
-	bbolt "go.etcd.io/bbolt"
 )
 
 func hostKey(siteID, hostname string) []byte {
@@ -51,8 +49,4 @@ func (t txn) SaveNode(old *lifecycle.Node, n lifecycle.Node) error {
 		}
 	}
 	return putNode(t.Tx, n)
-}
-
-func loadNode(tx *bbolt.Tx, name, id string) (lifecycle.Node, error) {
-	return op.LoadNode(txn{tx}, name, id)
 }

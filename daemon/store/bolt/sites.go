@@ -2,8 +2,6 @@ package bolt
 
 import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/op"
-	bbolt "go.etcd.io/bbolt"
 )
 
 // LoadSite implements op.Sites.
@@ -68,8 +66,4 @@ func (t txn) LoadPolicy(siteID string) (lifecycle.SitePolicy, bool, error) {
 // SavePolicy implements op.Sites.
 func (t txn) SavePolicy(p lifecycle.SitePolicy) error {
 	return put(t.Bucket(bPolicies), []byte(p.SiteID), p)
-}
-
-func loadSite(tx *bbolt.Tx, name, id string) (lifecycle.Site, error) {
-	return op.LoadSite(txn{tx}, name, id)
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
@@ -59,10 +58,6 @@ func (t txn) NodeOnHost(siteID, hostname string) (string, error) {
 // SaveNode implements op.Nodes: host_key follows the node (hostKey).
 func (t txn) SaveNode(old *lifecycle.Node, n lifecycle.Node) error {
 	return saveNode(t.Tx, n, old == nil)
-}
-
-func loadNode(tx *sql.Tx, name, id string) (lifecycle.Node, error) {
-	return op.LoadNode(txn{tx}, name, id)
 }
 
 // ListNodes implements lifecycle.NodeStore: a page in id order through

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 )
 
 // LoadSite implements op.Sites.
@@ -51,10 +50,6 @@ func (t txn) LoadPolicy(siteID string) (lifecycle.SitePolicy, bool, error) {
 
 // SavePolicy implements op.Sites.
 func (t txn) SavePolicy(p lifecycle.SitePolicy) error { return savePolicy(t.Tx, p, false) }
-
-func loadSite(tx *sql.Tx, name, id string) (lifecycle.Site, error) {
-	return op.LoadSite(txn{tx}, name, id)
-}
 
 func saveSite(tx *sql.Tx, site lifecycle.Site, create bool) error {
 	data, err := js(site)
