@@ -34,6 +34,7 @@ var Rules = []Rule{
 	{From: "agent/...", Forbid: []string{"daemon/..."}, Why: "the agent never imports the daemon"},
 	{From: "daemon/store/storetest/...", ModuleOnly: []string{"daemon/lifecycle/...", "daemon/store/certledger", "daemon/evidence/cert"},
 		Why: "the conformance suite sees only the store contract (the certificate ledger's included)"},
+	{From: "daemon/store/op/...", ModuleOnly: []string{"daemon/lifecycle/...", "daemon/store/rules/..."}, Why: "the store operations see only the store contract and its rules; persistence stays in the backends"},
 	{From: "daemon/store/bolt/...", Forbid: others("daemon/store/bolt/..."), Why: "adapters never import another adapter"},
 	{From: "daemon/store/dqlite/...", Forbid: others("daemon/store/dqlite/..."), Why: "adapters never import another adapter"},
 	{From: "daemon/maas/...", Forbid: others("daemon/maas/..."), Why: "adapters never import another adapter"},

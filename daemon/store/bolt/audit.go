@@ -1,7 +1,6 @@
 package bolt
 
 import (
-	"context"
 	"encoding/binary"
 	"encoding/json"
 
@@ -9,74 +8,34 @@ import (
 	bbolt "go.etcd.io/bbolt"
 )
 
-// AppendAudit implements lifecycle.AuditStore.
-func (s *Store) AppendAudit(ctx context.Context, e lifecycle.AuditEntry) (out lifecycle.AuditEntry, err error) {
-	const op = "store.AppendAudit"
-	if e.Actor == "" || e.Action == "" || e.TargetKind == "" {
-		return out, lifecycle.Invalid(op, "audit", "an audit entry needs an actor, an action and a target kind")
-	}
-	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
-		b := tx.Bucket(bAudit)
-		seq, err := b.NextSequence()
-		if err != nil {
-			return err
-		}
-		e.Seq, e.At = seq, s.now()
-		out = e
-		return put(b, u64(seq), e)
-	})
-	return out, err
+// NextAuditSeqs implements op.Audit: the log bucket's sequence.
+func (t txn) NextAuditSeqs(n int) (uint64, error) {
+	b := t.Bucket(bAudit)
+	first := b.Sequence() + 1
+	return first, b.SetSequence(first + uint64(n) - 1)
 }
 
-// AppendAudits implements lifecycle.AuditStore.
-func (s *Store) AppendAudits(ctx context.Context, es []lifecycle.AuditEntry) ([]lifecycle.AuditEntry, error) {
-	const op = "store.AppendAudits"
-	if err := lifecycle.CheckAuditEntries(op, es); err != nil || len(es) == 0 {
-		return nil, err
-	}
-	out := make([]lifecycle.AuditEntry, len(es))
-	err := s.update(ctx, op, func(tx *bbolt.Tx) error {
-		b, now := tx.Bucket(bAudit), s.now()
-		for i, e := range es {
-			seq, err := b.NextSequence()
-			if err != nil {
-				return err
-			}
-			e.Seq, e.At = seq, now
-			if err := put(b, u64(seq), e); err != nil {
-				return err
-			}
-			out[i] = e
+// SaveAudit implements op.Audit.
+func (t txn) SaveAudit(e lifecycle.AuditEntry) error { return put(t.Bucket(bAudit), u64(e.Seq), e) }
+
+// AuditEntries implements op.Audit with a cursor over the log.
+func (t txn) AuditEntries(f lifecycle.AuditFilter) ([]lifecycle.AuditEntry, error) {
+	out := []lifecycle.AuditEntry{}
+	c := t.Bucket(bAudit).Cursor()
+	first, next := auditWalk(c, f)
+	for k, v := first(); k != nil && (f.Limit <= 0 || len(out) < f.Limit); k, v = next() {
+		if f.Newest && binary.BigEndian.Uint64(k) <= f.AfterSeq {
+			break
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		var e lifecycle.AuditEntry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return nil, err
+		}
+		if auditMatches(f, e) {
+			out = append(out, e)
+		}
 	}
 	return out, nil
-}
-
-// ListAudit implements lifecycle.AuditStore.
-func (s *Store) ListAudit(ctx context.Context, f lifecycle.AuditFilter) ([]lifecycle.AuditEntry, error) {
-	out := []lifecycle.AuditEntry{}
-	err := s.view(ctx, "store.ListAudit", func(tx *bbolt.Tx) error {
-		c := tx.Bucket(bAudit).Cursor()
-		first, next := auditWalk(c, f)
-		for k, v := first(); k != nil && (f.Limit <= 0 || len(out) < f.Limit); k, v = next() {
-			if f.Newest && binary.BigEndian.Uint64(k) <= f.AfterSeq {
-				break
-			}
-			var e lifecycle.AuditEntry
-			if err := json.Unmarshal(v, &e); err != nil {
-				return err
-			}
-			if auditMatches(f, e) {
-				out = append(out, e)
-			}
-		}
-		return nil
-	})
-	return out, err
 }
 
 func auditMatches(f lifecycle.AuditFilter, e lifecycle.AuditEntry) bool {

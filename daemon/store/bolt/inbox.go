@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 	bbolt "go.etcd.io/bbolt"
 )
 
@@ -14,15 +15,13 @@ func inboxKey(siteID, id string) []byte { return []byte(siteID + "\x00" + id) }
 // IngestWebhooks implements lifecycle.FeedStore: one transaction for the
 // whole group.
 func (s *Store) IngestWebhooks(ctx context.Context, evs []lifecycle.WebhookEvent) ([]bool, error) {
-	const op = "store.IngestWebhooks"
-	for _, e := range evs {
-		if e.SiteID == "" || e.ID == "" || e.SystemID == "" {
-			return nil, lifecycle.Invalid(op, "event", "a webhook event needs a site, an id and a system id")
-		}
+	const name = "store.IngestWebhooks"
+	if err := op.CheckWebhooks(name, evs); err != nil {
+		return nil, err
 	}
 	dup := make([]bool, len(evs))
 	keys := newKeyArena(evs)
-	err := s.update(ctx, op, func(tx *bbolt.Tx) error {
+	err := s.update(ctx, name, func(tx *bbolt.Tx) error {
 		ids, inbox, open := tx.Bucket(bInboxIDs), tx.Bucket(bInbox), tx.Bucket(bInboxOpen)
 		now := s.now()
 		for i, e := range evs {
@@ -153,32 +152,14 @@ func (s *Store) PruneWebhooks(ctx context.Context, before time.Time) (n int, err
 	return n, err
 }
 
-// GetFeedCursor implements lifecycle.FeedStore.
-func (s *Store) GetFeedCursor(ctx context.Context, siteID string) (c lifecycle.FeedCursor, err error) {
-	err = s.view(ctx, "store.GetFeedCursor", func(tx *bbolt.Tx) error {
-		_, err := get(tx.Bucket(bCursors), siteID, &c)
-		return err
-	})
-	c.SiteID = siteID
+// LoadFeedCursor implements op.FeedCursors.
+func (t txn) LoadFeedCursor(siteID string) (lifecycle.FeedCursor, error) {
+	var c lifecycle.FeedCursor
+	_, err := get(t.Bucket(bCursors), siteID, &c)
 	return c, err
 }
 
-// SetFeedCursor implements lifecycle.FeedStore.
-func (s *Store) SetFeedCursor(ctx context.Context, c lifecycle.FeedCursor) error {
-	const op = "store.SetFeedCursor"
-	if c.SiteID == "" || c.EventID < 0 {
-		return lifecycle.Invalid(op, "site_id", "a feed cursor needs a site and a non-negative event id")
-	}
-	return s.update(ctx, op, func(tx *bbolt.Tx) error {
-		b := tx.Bucket(bCursors)
-		var old lifecycle.FeedCursor
-		if _, err := get(b, c.SiteID, &old); err != nil {
-			return err
-		}
-		if c.EventID < old.EventID {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "cursor of site %s would move back from %d to %d", c.SiteID, old.EventID, c.EventID)
-		}
-		c.UpdatedAt = s.now()
-		return put(b, []byte(c.SiteID), c)
-	})
+// SaveFeedCursor implements op.FeedCursors.
+func (t txn) SaveFeedCursor(c lifecycle.FeedCursor) error {
+	return put(t.Bucket(bCursors), []byte(c.SiteID), c)
 }

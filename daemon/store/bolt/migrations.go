@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 	bbolt "go.etcd.io/bbolt"
 )
 
@@ -27,13 +28,7 @@ var migrations = []migration{
 
 // pending returns the migrations a file at version still needs.
 func pending(version int) []migration {
-	var out []migration
-	for _, m := range migrations {
-		if m.Version > version {
-			out = append(out, m)
-		}
-	}
-	return out
+	return op.Pending(migrations, version, func(m migration) int { return m.Version })
 }
 
 // indexDelivered (version 1) creates bOutboxDone and fills it from the

@@ -2,7 +2,6 @@ package bolt
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"time"
 
@@ -20,29 +19,21 @@ func doneKey(at time.Time, seq uint64) []byte {
 	return k
 }
 
-// PruneDelivered implements lifecycle.OutboxStore: it walks bOutboxDone
-// from the oldest delivery and deletes each event's record, id and index
-// entry, skipping those whose run is not Terminal.
-func (s *Store) PruneDelivered(ctx context.Context, before time.Time, limit int) (n int, err error) {
-	const op = "store.PruneDelivered"
-	if limit <= 0 {
-		return 0, lifecycle.Invalid(op, "limit", "limit %d is not positive", limit)
+// PruneOutbox implements op.Outbox: it walks bOutboxDone from the oldest
+// delivery and deletes each event's record, id and index entry, skipping
+// those whose run is not Terminal.
+func (t txn) PruneOutbox(before time.Time, limit int) (n int, err error) {
+	doomed, err := prunable(t.Tx, doneKey(before, 0), limit)
+	if err != nil {
+		return 0, err
 	}
-	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
-		n = 0
-		doomed, err := prunable(tx, doneKey(before, 0), limit)
-		if err != nil {
-			return err
+	for _, key := range doomed {
+		if err := deleteDelivered(t.Tx, key); err != nil {
+			return n, err
 		}
-		for _, key := range doomed {
-			if err := deleteDelivered(tx, key); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
-	return n, err
+		n++
+	}
+	return n, nil
 }
 
 // prunable returns up to limit index keys below end whose event may go.

@@ -1,110 +1,59 @@
 package bolt
 
 import (
-	"context"
-	"sort"
 	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	bbolt "go.etcd.io/bbolt"
 )
 
 func roceKey(a lifecycle.RoCEAssignment) []byte {
 	return key(a.SiteID, strings.ToLower(a.Hostname), a.Interface)
 }
 
-// UpsertRoCEAssignments implements lifecycle.SiteConfigStore.
-func (s *Store) UpsertRoCEAssignments(ctx context.Context, siteID string, items []lifecycle.RoCEAssignment) ([]lifecycle.RoCEAssignment, error) {
-	const op = "store.UpsertRoCEAssignments"
-	items = append([]lifecycle.RoCEAssignment(nil), items...)
-	seen := map[string]bool{}
-	for i, a := range items {
-		a.SiteID, a.Hostname = siteID, strings.ToLower(a.Hostname)
-		if err := a.Validate(); err != nil {
-			return nil, err
-		}
-		if a.ID == "" {
-			return nil, lifecycle.Invalid(op, "id", "item %d has no id", i)
-		}
-		if seen[string(roceKey(a))] {
-			return nil, lifecycle.Invalid(op, "items", "item %d repeats %s %s", i, a.Hostname, a.Interface)
-		}
-		seen[string(roceKey(a))] = true
-		items[i] = a
+// RoCEOn implements op.SiteConfig through the host/interface index.
+func (t txn) RoCEOn(siteID, hostname, iface string) (lifecycle.RoCEAssignment, bool, error) {
+	var a lifecycle.RoCEAssignment
+	id := t.Bucket(bRoCEKeys).Get(key(siteID, hostname, iface))
+	if id == nil {
+		return a, false, nil
 	}
-	out := make([]lifecycle.RoCEAssignment, 0, len(items))
-	err := s.update(ctx, op, func(tx *bbolt.Tx) error {
-		if _, err := loadSite(tx, op, siteID); err != nil {
+	_, err := get(t.Bucket(bRoCE), string(id), &a)
+	return a, true, err
+}
+
+// SaveRoCE implements op.SiteConfig.
+func (t txn) SaveRoCE(a lifecycle.RoCEAssignment) error {
+	if err := t.Bucket(bRoCEKeys).Put(roceKey(a), []byte(a.ID)); err != nil {
+		return err
+	}
+	return put(t.Bucket(bRoCE), []byte(a.ID), a)
+}
+
+// RoCEAssignments implements op.SiteConfig.
+func (t txn) RoCEAssignments(siteID, hostname string) ([]lifecycle.RoCEAssignment, error) {
+	out := []lifecycle.RoCEAssignment{}
+	err := t.Bucket(bRoCE).ForEach(func(k, _ []byte) error {
+		var a lifecycle.RoCEAssignment
+		if _, err := get(t.Bucket(bRoCE), string(k), &a); err != nil {
 			return err
 		}
-		now := s.now()
-		for _, a := range items {
-			if old := tx.Bucket(bRoCEKeys).Get(roceKey(a)); old != nil {
-				var prev lifecycle.RoCEAssignment
-				if _, err := get(tx.Bucket(bRoCE), string(old), &prev); err != nil {
-					return err
-				}
-				a.ID, a.CreatedAt = prev.ID, prev.CreatedAt
-			} else {
-				a.CreatedAt = now
-			}
-			a.UpdatedAt = now
-			if err := tx.Bucket(bRoCEKeys).Put(roceKey(a), []byte(a.ID)); err != nil {
-				return err
-			}
-			if err := put(tx.Bucket(bRoCE), []byte(a.ID), a); err != nil {
-				return err
-			}
+		if a.SiteID == siteID && (hostname == "" || a.Hostname == hostname) {
 			out = append(out, a)
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// ListRoCEAssignments implements lifecycle.SiteConfigStore.
-func (s *Store) ListRoCEAssignments(ctx context.Context, siteID, hostname string) ([]lifecycle.RoCEAssignment, error) {
-	out := []lifecycle.RoCEAssignment{}
-	hostname = strings.ToLower(hostname)
-	err := s.view(ctx, "store.ListRoCEAssignments", func(tx *bbolt.Tx) error {
-		return tx.Bucket(bRoCE).ForEach(func(k, _ []byte) error {
-			var a lifecycle.RoCEAssignment
-			if _, err := get(tx.Bucket(bRoCE), string(k), &a); err != nil {
-				return err
-			}
-			if a.SiteID == siteID && (hostname == "" || a.Hostname == hostname) {
-				out = append(out, a)
-			}
-			return nil
-		})
-	})
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Hostname != out[j].Hostname {
-			return out[i].Hostname < out[j].Hostname
-		}
-		return out[i].Interface < out[j].Interface
-	})
 	return out, err
 }
 
-// DeleteRoCEAssignment implements lifecycle.SiteConfigStore.
-func (s *Store) DeleteRoCEAssignment(ctx context.Context, siteID, id string) error {
-	const op = "store.DeleteRoCEAssignment"
-	return s.update(ctx, op, func(tx *bbolt.Tx) error {
-		var a lifecycle.RoCEAssignment
-		ok, err := get(tx.Bucket(bRoCE), id, &a)
-		if err != nil {
-			return err
-		}
-		if !ok || a.SiteID != siteID {
-			return notFound(op, "RoCE assignment", id)
-		}
-		if err := tx.Bucket(bRoCEKeys).Delete(roceKey(a)); err != nil {
-			return err
-		}
-		return tx.Bucket(bRoCE).Delete([]byte(id))
-	})
+// DeleteRoCE implements op.SiteConfig.
+func (t txn) DeleteRoCE(siteID, id string) (bool, error) {
+	var a lifecycle.RoCEAssignment
+	ok, err := get(t.Bucket(bRoCE), id, &a)
+	if err != nil || !ok || a.SiteID != siteID {
+		return false, err
+	}
+	if err := t.Bucket(bRoCEKeys).Delete(roceKey(a)); err != nil {
+		return false, err
+	}
+	return true, t.Bucket(bRoCE).Delete([]byte(id))
 }

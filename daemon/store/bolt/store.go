@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 	bbolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
@@ -38,11 +39,12 @@ type Options struct {
 
 // Store is lifecycle.Store on a bbolt file.
 type Store struct {
-	db     *bbolt.DB
-	now    func() time.Time
-	log    *slog.Logger
-	commit func(time.Duration)
-	closed atomic.Bool
+	op.Store // the operations, over this file's transactions
+	db       *bbolt.DB
+	now      func() time.Time
+	log      *slog.Logger
+	commit   func(time.Duration)
+	closed   atomic.Bool
 }
 
 var _ lifecycle.Store = (*Store)(nil)
@@ -65,7 +67,9 @@ func Open(path string, opts Options) (*Store, error) {
 	// A journal write waits at most this long for others to share its
 	// commit (bbolt's default, 10 ms, would add that to every lone write).
 	db.MaxBatchDelay = batchDelay
-	return &Store{db: db, now: func() time.Time { return opts.Now().UTC() }, log: opts.Logger, commit: opts.OnCommit}, nil
+	s := &Store{db: db, now: func() time.Time { return opts.Now().UTC() }, log: opts.Logger, commit: opts.OnCommit}
+	s.Store = newOps(s)
+	return s, nil
 }
 
 // batchDelay is how long a grouped journal write waits for company.
@@ -155,14 +159,9 @@ func (s *Store) Check() error {
 	})
 }
 
-func (s *Store) begin(ctx context.Context, op string) error {
-	if s.closed.Load() {
-		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
-	}
-	if err := ctx.Err(); err != nil {
-		return lifecycle.Wrap(lifecycle.CodeUnavailable, op, err)
-	}
-	return nil
+// begin is op.Ready on this store.
+func (s *Store) begin(ctx context.Context, name string) error {
+	return op.Ready(ctx, name, s.closed.Load())
 }
 
 // update runs fn in a write transaction; errors from fn pass through, others

@@ -1,57 +1,65 @@
 package bolt
 
 import (
-	"context"
-
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
-// EnqueueTask implements lifecycle.TaskStore.
-func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lifecycle.AgentTask, created bool, err error) {
-	const op = "store.EnqueueTask"
-	if err := rules.ValidateNewTask(op, t); err != nil {
-		return out, false, err
-	}
-	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
-		if _, err := loadNode(tx, op, t.NodeID); err != nil {
-			return err
-		}
-		if tx.Bucket(bTasks).Get([]byte(t.ID)) != nil {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "task %q already exists", t.ID)
-		}
-		open, err := openTasks(tx, t.NodeID)
-		if err != nil {
-			return err
-		}
-		var write bool
-		if out, created, write = rules.Enqueue(t, open, s.now()); !write {
-			return nil
-		}
-		return saveOpen(tx, out)
-	})
-	if err != nil {
-		return lifecycle.AgentTask{}, false, err
-	}
-	return out, created, nil
+// LoadTask implements op.Tasks.
+func (t txn) LoadTask(id string) (lifecycle.AgentTask, bool, error) {
+	var task lifecycle.AgentTask
+	ok, err := get(t.Bucket(bTasks), id, &task)
+	return task, ok, err
 }
 
-// openTasks returns the node's unfinished tasks, oldest first.
-func openTasks(tx *bbolt.Tx, nodeID string) ([]lifecycle.AgentTask, error) {
-	b := tx.Bucket(bOpenTasks).Bucket([]byte(nodeID))
+// TaskExists implements op.Tasks.
+func (t txn) TaskExists(id string) (bool, error) { return t.Bucket(bTasks).Get([]byte(id)) != nil, nil }
+
+// OpenTasks implements op.Tasks through the node's open index.
+func (t txn) OpenTasks(nodeID string) ([]lifecycle.AgentTask, error) {
+	b := t.Bucket(bOpenTasks).Bucket([]byte(nodeID))
 	out := []lifecycle.AgentTask{}
 	if b == nil {
 		return out, nil
 	}
 	err := b.ForEach(func(k, _ []byte) error {
-		var t lifecycle.AgentTask
-		_, err := get(tx.Bucket(bTasks), string(k), &t)
-		out = append(out, t)
+		var task lifecycle.AgentTask
+		_, err := get(t.Bucket(bTasks), string(k), &task)
+		out = append(out, task)
 		return err
 	})
-	rules.SortTasks(out)
 	return out, err
+}
+
+// TasksOf implements op.Tasks: every task.
+func (t txn) TasksOf(string) ([]lifecycle.AgentTask, error) {
+	out := []lifecycle.AgentTask{}
+	err := t.Bucket(bTasks).ForEach(func(k, _ []byte) error {
+		var task lifecycle.AgentTask
+		_, err := get(t.Bucket(bTasks), string(k), &task)
+		out = append(out, task)
+		return err
+	})
+	return out, err
+}
+
+// SaveTask implements op.Tasks.
+func (t txn) SaveTask(task lifecycle.AgentTask, open bool) error {
+	if open {
+		return saveOpen(t.Tx, task)
+	}
+	return saveDone(t.Tx, task)
+}
+
+// NextTaskSeq implements op.Tasks.
+func (t txn) NextTaskSeq(nodeID string) (uint64, error) {
+	b := t.Bucket(bTaskSeq)
+	var n uint64
+	if _, err := get(b, nodeID, &n); err != nil {
+		return 0, err
+	}
+	n++
+	return n, put(b, []byte(nodeID), n)
 }
 
 // saveOpen writes an unfinished task and keeps it in the node's open index.

@@ -1,103 +1,63 @@
 package bolt
 
-import (
-	"context"
-	"sort"
+import "github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 
-	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	bbolt "go.etcd.io/bbolt"
-)
-
-// CreateAdminToken implements lifecycle.TokenStore.
-func (s *Store) CreateAdminToken(ctx context.Context, t lifecycle.AdminToken) error {
-	const op = "store.CreateAdminToken"
-	switch {
-	case t.ID == "" || t.Hash == "":
-		return lifecycle.Invalid(op, "id", "a token needs an id and a hash")
-	case !t.Role.Valid():
-		return lifecycle.Invalid(op, "role", "role %q is not one of admin, operator, viewer", t.Role)
-	}
-	return s.update(ctx, op, func(tx *bbolt.Tx) error {
-		if tx.Bucket(bTokens).Get([]byte(t.ID)) != nil || tx.Bucket(bTokenHash).Get([]byte(t.Hash)) != nil {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "token %q already exists", t.ID)
-		}
-		t.CreatedAt, t.RevokedAt = s.now(), nil
-		if err := tx.Bucket(bTokenHash).Put([]byte(t.Hash), []byte(t.ID)); err != nil {
-			return err
-		}
-		return put(tx.Bucket(bTokens), []byte(t.ID), t)
-	})
+// AdminTokenTaken implements op.AdminTokens through the hash index.
+func (t txn) AdminTokenTaken(id, hash string) (bool, error) {
+	return t.Bucket(bTokens).Get([]byte(id)) != nil || t.Bucket(bTokenHash).Get([]byte(hash)) != nil, nil
 }
 
-// AdminTokenByHash implements lifecycle.TokenStore.
-func (s *Store) AdminTokenByHash(ctx context.Context, hash string) (t lifecycle.AdminToken, err error) {
-	const op = "store.AdminTokenByHash"
-	err = s.view(ctx, op, func(tx *bbolt.Tx) error {
-		id := tx.Bucket(bTokenHash).Get([]byte(hash))
-		if id == nil {
-			return lifecycle.Errorf(lifecycle.CodeNotFound, op, "no such token")
+// LoadAdminToken implements op.AdminTokens.
+func (t txn) LoadAdminToken(id string) (lifecycle.AdminToken, bool, error) {
+	var tok lifecycle.AdminToken
+	ok, err := get(t.Bucket(bTokens), id, &tok)
+	return tok, ok, err
+}
+
+// TokenWithHash implements op.AdminTokens.
+func (t txn) TokenWithHash(hash string) (lifecycle.AdminToken, bool, error) {
+	id := t.Bucket(bTokenHash).Get([]byte(hash))
+	if id == nil {
+		return lifecycle.AdminToken{}, false, nil
+	}
+	tok, _, err := t.LoadAdminToken(string(id))
+	return tok, true, err
+}
+
+// SaveAdminToken implements op.AdminTokens.
+func (t txn) SaveAdminToken(tok lifecycle.AdminToken, create bool) error {
+	if create {
+		if err := t.Bucket(bTokenHash).Put([]byte(tok.Hash), []byte(tok.ID)); err != nil {
+			return err
 		}
-		_, err := get(tx.Bucket(bTokens), string(id), &t)
+	}
+	return put(t.Bucket(bTokens), []byte(tok.ID), tok)
+}
+
+// AdminTokens implements op.AdminTokens.
+func (t txn) AdminTokens() ([]lifecycle.AdminToken, error) {
+	out := []lifecycle.AdminToken{}
+	err := t.Bucket(bTokens).ForEach(func(k, _ []byte) error {
+		var tok lifecycle.AdminToken
+		_, err := get(t.Bucket(bTokens), string(k), &tok)
+		out = append(out, tok)
 		return err
 	})
-	return t, err
-}
-
-// ListAdminTokens implements lifecycle.TokenStore, oldest first.
-func (s *Store) ListAdminTokens(ctx context.Context) ([]lifecycle.AdminToken, error) {
-	out := []lifecycle.AdminToken{}
-	err := s.view(ctx, "store.ListAdminTokens", func(tx *bbolt.Tx) error {
-		return tx.Bucket(bTokens).ForEach(func(k, _ []byte) error {
-			var t lifecycle.AdminToken
-			_, err := get(tx.Bucket(bTokens), string(k), &t)
-			out = append(out, t)
-			return err
-		})
-	})
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
 	return out, err
 }
 
-// ListAdminTokenPage implements lifecycle.TokenStore: the token bucket
-// is keyed by id, so a page seeks to its cursor and reads limit records.
-func (s *Store) ListAdminTokenPage(ctx context.Context, after string, limit int) ([]lifecycle.AdminToken, error) {
+// AdminTokenPage implements op.AdminTokens: the token bucket is keyed by
+// id, so a page seeks to its cursor and reads limit records.
+func (t txn) AdminTokenPage(after string, limit int) ([]lifecycle.AdminToken, error) {
 	out := []lifecycle.AdminToken{}
-	err := s.view(ctx, "store.ListAdminTokenPage", func(tx *bbolt.Tx) error {
-		b := tx.Bucket(bTokens)
-		c := b.Cursor()
-		for k, _ := seekAfter(c, nil, []byte(after)); k != nil && len(out) < limit; k, _ = c.Next() {
-			var t lifecycle.AdminToken
-			if _, err := get(b, string(k), &t); err != nil {
-				return err
-			}
-			out = append(out, t)
+	b := t.Bucket(bTokens)
+	c := b.Cursor()
+	for k, _ := seekAfter(c, nil, []byte(after)); k != nil && len(out) < limit; k, _ = c.Next() {
+		var tok lifecycle.AdminToken
+		if _, err := get(b, string(k), &tok); err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	return out, err
-}
-
-// RevokeAdminToken implements lifecycle.TokenStore.
-func (s *Store) RevokeAdminToken(ctx context.Context, id string) (t lifecycle.AdminToken, err error) {
-	const op = "store.RevokeAdminToken"
-	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
-		ok, err := get(tx.Bucket(bTokens), id, &t)
-		if err != nil || !ok {
-			if err == nil {
-				err = notFound(op, "token", id)
-			}
-			return err
-		}
-		if t.RevokedAt == nil {
-			now := s.now()
-			t.RevokedAt = &now
-		}
-		return put(tx.Bucket(bTokens), []byte(id), t)
-	})
-	return t, err
+		out = append(out, tok)
+	}
+	return out, nil
 }

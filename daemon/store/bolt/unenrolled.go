@@ -1,47 +1,28 @@
 package bolt
 
 import (
-	"context"
-
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 	bbolt "go.etcd.io/bbolt"
 )
 
-// DeleteUnenrolledNode implements lifecycle.NodeStore.
-func (s *Store) DeleteUnenrolledNode(ctx context.Context, id string) (n lifecycle.Node, err error) {
-	const op = "store.DeleteUnenrolledNode"
-	err = s.update(ctx, op, func(tx *bbolt.Tx) error {
-		if n, err = loadNode(tx, op, id); err != nil {
-			return err
-		}
-		if err := rules.CheckDeleteUnenrolled(op, n); err != nil {
-			return err
-		}
-		if has, err := hasTasks(tx, id); err != nil || has {
-			if err == nil {
-				err = lifecycle.Errorf(lifecycle.CodeConflict, op, "node %s has agent tasks; it is not deleted", id)
-			}
-			return err
-		}
-		if err := dropEnrollment(tx, id); err != nil {
-			return err
-		}
-		if err := unindexNode(tx, id); err != nil {
-			return err
-		}
-		for _, d := range []struct{ b, k []byte }{{bNodeHosts, hostKey(n.SiteID, n.Hostname)},
-			{bMaasState, []byte(id)}, {bTaskSeq, []byte(id)}, {bNodes, []byte(id)}} {
-			if err := tx.Bucket(d.b).Delete(d.k); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return lifecycle.Node{}, err
+// NodeHasTasks implements op.Removals.
+func (t txn) NodeHasTasks(nodeID string) (bool, error) { return hasTasks(t.Tx, nodeID) }
+
+// DropNode implements op.Removals.
+func (t txn) DropNode(n lifecycle.Node) error {
+	if err := dropEnrollment(t.Tx, n.ID); err != nil {
+		return err
 	}
-	return n, nil
+	if err := unindexNode(t.Tx, n.ID); err != nil {
+		return err
+	}
+	for _, d := range []struct{ b, k []byte }{{bNodeHosts, hostKey(n.SiteID, n.Hostname)},
+		{bMaasState, []byte(n.ID)}, {bTaskSeq, []byte(n.ID)}, {bNodes, []byte(n.ID)}} {
+		if err := t.Bucket(d.b).Delete(d.k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // hasTasks reports whether any agent task, open or finished, names the node.

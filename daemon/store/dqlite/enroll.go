@@ -3,89 +3,49 @@
 package dqlite
 
 import (
-	"context"
 	"database/sql"
-	"time"
+	"errors"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
-// CreateEnrollmentToken implements lifecycle.EnrollmentStore.
-func (s *Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.EnrollmentToken) error {
-	const op = "store.CreateEnrollmentToken"
-	if err := rules.ValidateNewToken(op, t); err != nil {
+// LoadEnrollToken implements op.Enrollment.
+func (t txn) LoadEnrollToken(hash string) (lifecycle.EnrollmentToken, bool, error) {
+	var tok lifecycle.EnrollmentToken
+	ok, err := get(t.Tx, &tok, `SELECT data FROM enrollment_tokens WHERE hash = ?`, hash)
+	return tok, ok, err
+}
+
+// EnrollTokenExists implements op.Enrollment.
+func (t txn) EnrollTokenExists(hash string) (bool, error) {
+	return exists(t.Tx, `SELECT 1 FROM enrollment_tokens WHERE hash = ?`, hash)
+}
+
+// NewestEnrollToken implements op.Enrollment.
+func (t txn) NewestEnrollToken(nodeID string) (lifecycle.EnrollmentToken, bool, error) {
+	var tok lifecycle.EnrollmentToken
+	ok, err := get(t.Tx, &tok, `SELECT t.data FROM enrollment_newest n JOIN enrollment_tokens t ON t.hash = n.hash WHERE n.node_id = ?`, nodeID)
+	return tok, ok, err
+}
+
+// NewestEnrollHash implements op.Enrollment.
+func (t txn) NewestEnrollHash(nodeID string) (string, error) {
+	var h string
+	err := t.QueryRow(`SELECT hash FROM enrollment_newest WHERE node_id = ?`, nodeID).Scan(&h)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return h, err
+}
+
+// SaveEnrollToken implements op.Enrollment.
+func (t txn) SaveEnrollToken(tok lifecycle.EnrollmentToken, create, newest bool) error {
+	if err := saveEnroll(t.Tx, tok, create); err != nil || !newest {
 		return err
 	}
-	return s.update(ctx, op, func(tx *sql.Tx) error {
-		if _, err := loadNode(tx, op, t.NodeID); err != nil {
-			return err
-		}
-		if ok, err := exists(tx, `SELECT 1 FROM enrollment_tokens WHERE hash = ?`, t.Hash); err != nil || ok {
-			if err == nil {
-				err = lifecycle.Errorf(lifecycle.CodeConflict, op, "enrollment token already exists")
-			}
-			return err
-		}
-		now := s.now()
-		if err := invalidatePrevious(tx, t.NodeID, t.Hash, now); err != nil {
-			return err
-		}
-		t.CreatedAt, t.UsedAt = now, nil
-		if _, err := tx.Exec(`INSERT INTO enrollment_newest (node_id, hash) VALUES (?1, ?2)
-			ON CONFLICT (node_id) DO UPDATE SET hash = excluded.hash`, t.NodeID, t.Hash); err != nil {
-			return err
-		}
-		return saveEnroll(tx, t, true)
-	})
-}
-
-// invalidatePrevious supersedes the node's previous unused token by the
-// one hashed by hash (rules.Supersede), so only the newest token works.
-func invalidatePrevious(tx *sql.Tx, nodeID, hash string, now time.Time) error {
-	var old lifecycle.EnrollmentToken
-	ok, err := get(tx, &old, newestTokenQuery, nodeID)
-	if err != nil || !ok {
-		return err
-	}
-	if old, ok = rules.Supersede(old, hash, now); !ok {
-		return nil
-	}
-	return saveEnroll(tx, old, false)
-}
-
-// ConsumeEnrollmentToken implements lifecycle.EnrollmentStore.
-func (s *Store) ConsumeEnrollmentToken(ctx context.Context, hash, nodeID, keyID string) (t lifecycle.EnrollmentToken, err error) {
-	const op = "store.ConsumeEnrollmentToken"
-	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		ok, err := get(tx, &t, `SELECT data FROM enrollment_tokens WHERE hash = ?`, hash)
-		if err != nil {
-			return err
-		}
-		var write bool
-		if t, write, err = rules.Consume(op, t, ok, nodeID, keyID, s.now()); err != nil || !write {
-			return err
-		}
-		return saveEnroll(tx, t, false)
-	})
-	if err != nil {
-		return lifecycle.EnrollmentToken{}, err
-	}
-	return t, nil
-}
-
-// TouchNodeContact implements lifecycle.EnrollmentStore.
-func (s *Store) TouchNodeContact(ctx context.Context, nodeID string) error {
-	const op = "store.TouchNodeContact"
-	return s.update(ctx, op, func(tx *sql.Tx) error {
-		n, err := loadNode(tx, op, nodeID)
-		if err != nil {
-			return err
-		}
-		now := s.now()
-		n.LastContactAt = &now
-		return saveNode(tx, n, false)
-	})
+	_, err := t.Exec(`INSERT INTO enrollment_newest (node_id, hash) VALUES (?1, ?2)
+		ON CONFLICT (node_id) DO UPDATE SET hash = excluded.hash`, tok.NodeID, tok.Hash)
+	return err
 }
 
 func saveEnroll(tx *sql.Tx, t lifecycle.EnrollmentToken, create bool) error {
@@ -99,23 +59,4 @@ func saveEnroll(tx *sql.Tx, t lifecycle.EnrollmentToken, create bool) error {
 	}
 	_, err = tx.Exec(q, t.Hash, t.NodeID, data)
 	return err
-}
-
-// ConsumeBootstrapTicket implements lifecycle.EnrollmentStore.
-func (s *Store) ConsumeBootstrapTicket(ctx context.Context, hash string) (t lifecycle.EnrollmentToken, err error) {
-	const op = "store.ConsumeBootstrapTicket"
-	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		ok, err := get(tx, &t, `SELECT data FROM enrollment_tokens WHERE hash = ?`, hash)
-		if err != nil {
-			return err
-		}
-		if t, err = rules.ConsumeTicket(op, t, ok, s.now()); err != nil {
-			return err
-		}
-		return saveEnroll(tx, t, false)
-	})
-	if err != nil {
-		return lifecycle.EnrollmentToken{}, err
-	}
-	return t, nil
 }

@@ -8,20 +8,19 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 )
 
 // IngestWebhooks implements lifecycle.FeedStore: one transaction for the
 // whole group; an event whose site and id are already in the inbox is a
 // duplicate.
 func (s *Store) IngestWebhooks(ctx context.Context, evs []lifecycle.WebhookEvent) ([]bool, error) {
-	const op = "store.IngestWebhooks"
-	for _, e := range evs {
-		if e.SiteID == "" || e.ID == "" || e.SystemID == "" {
-			return nil, lifecycle.Invalid(op, "event", "a webhook event needs a site, an id and a system id")
-		}
+	const name = "store.IngestWebhooks"
+	if err := op.CheckWebhooks(name, evs); err != nil {
+		return nil, err
 	}
 	dup := make([]bool, len(evs))
-	err := s.update(ctx, op, func(tx *sql.Tx) error {
+	err := s.update(ctx, name, func(tx *sql.Tx) error {
 		now := s.now()
 		for i, e := range evs {
 			res, err := tx.Exec(`INSERT INTO webhook_inbox (site_id, event_id, received_at, processed, data)

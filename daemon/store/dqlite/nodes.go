@@ -33,60 +33,31 @@ func saveNode(tx *sql.Tx, n lifecycle.Node, create bool) error {
 	return err
 }
 
-// hostFree fails when another undeleted node of the site has hostname.
-func hostFree(tx *sql.Tx, op, siteID, hostname string) error {
-	var other string
-	err := tx.QueryRow(`SELECT id FROM nodes WHERE site_id = ? AND host_key = ?`, siteID, strings.ToLower(hostname)).Scan(&other)
-	switch {
-	case err == sql.ErrNoRows:
-		return nil
-	case err != nil:
-		return err
-	}
-	return lifecycle.Errorf(lifecycle.CodeConflict, op, "hostname %q is already node %s in this site", hostname, other)
-}
-
-// CreateNode implements lifecycle.NodeStore.
-func (s *Store) CreateNode(ctx context.Context, n lifecycle.Node) error {
-	const op = "store.CreateNode"
-	if err := rules.ValidateNewNode(op, n); err != nil {
-		return err
-	}
-	return s.update(ctx, op, func(tx *sql.Tx) error {
-		if _, err := loadSite(tx, op, n.SiteID); err != nil {
-			return err
-		}
-		if ok, err := exists(tx, `SELECT 1 FROM nodes WHERE id = ?`, n.ID); err != nil || ok {
-			if err == nil {
-				err = lifecycle.Errorf(lifecycle.CodeConflict, op, "node id %q was already used; node ids are never reused", n.ID)
-			}
-			return err
-		}
-		if err := hostFree(tx, op, n.SiteID, n.Hostname); err != nil {
-			return err
-		}
-		n = rules.StampNewNode(n, s.now())
-		return saveNode(tx, n, true)
-	})
-}
-
-func loadNode(tx *sql.Tx, op, id string) (lifecycle.Node, error) {
+// LoadNode implements op.Nodes.
+func (t txn) LoadNode(id string) (lifecycle.Node, bool, error) {
 	var n lifecycle.Node
-	ok, err := get(tx, &n, `SELECT data FROM nodes WHERE id = ?`, id)
-	if err == nil && !ok {
-		err = notFound(op, "node", id)
-	}
-	return n, err
+	ok, err := get(t.Tx, &n, `SELECT data FROM nodes WHERE id = ?`, id)
+	return n, ok, err
 }
 
-// GetNode implements lifecycle.NodeStore.
-func (s *Store) GetNode(ctx context.Context, id string) (n lifecycle.Node, err error) {
-	const op = "store.GetNode"
-	err = s.view(ctx, op, func(tx *sql.Tx) error {
-		n, err = loadNode(tx, op, id)
-		return err
-	})
-	return n, err
+// NodeExists implements op.Nodes.
+func (t txn) NodeExists(id string) (bool, error) {
+	return exists(t.Tx, `SELECT 1 FROM nodes WHERE id = ?`, id)
+}
+
+// NodeOnHost implements op.Nodes through the host_key column.
+func (t txn) NodeOnHost(siteID, hostname string) (string, error) {
+	var id string
+	err := t.QueryRow(`SELECT id FROM nodes WHERE site_id = ? AND host_key = ?`, siteID, strings.ToLower(hostname)).Scan(&id)
+	if err == sql.ErrNoRows {
+		return "", nil
+	}
+	return id, err
+}
+
+// SaveNode implements op.Nodes: host_key follows the node (hostKey).
+func (t txn) SaveNode(old *lifecycle.Node, n lifecycle.Node) error {
+	return saveNode(t.Tx, n, old == nil)
 }
 
 // ListNodes implements lifecycle.NodeStore: a page in id order through
@@ -111,49 +82,4 @@ func sqlLimit(n int) int {
 		return -1
 	}
 	return n
-}
-
-// TransitionNode implements lifecycle.NodeStore.
-func (s *Store) TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (n lifecycle.Node, err error) {
-	const op = "store.TransitionNode"
-	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		cur, err := loadNode(tx, op, t.NodeID)
-		if err != nil {
-			return err
-		}
-		var write bool
-		if n, write, err = rules.Transition(op, cur, t, s.now()); err != nil || !write {
-			return err
-		}
-		return saveNode(tx, n, false)
-	})
-	if err != nil {
-		return lifecycle.Node{}, err
-	}
-	return n, nil
-}
-
-// UpdateNode implements lifecycle.NodeStore.
-func (s *Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (n lifecycle.Node, err error) {
-	const op = "store.UpdateNode"
-	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		old, err := loadNode(tx, op, id)
-		if err != nil {
-			return err
-		}
-		var rehosted bool
-		if n, rehosted, err = rules.UpdateNode(op, old, fn, s.now()); err != nil {
-			return err
-		}
-		if rehosted {
-			if err := hostFree(tx, op, n.SiteID, n.Hostname); err != nil {
-				return err
-			}
-		}
-		return saveNode(tx, n, false)
-	})
-	if err != nil {
-		return lifecycle.Node{}, err
-	}
-	return n, nil
 }

@@ -3,51 +3,40 @@
 package dqlite
 
 import (
-	"context"
 	"database/sql"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// PruneDelivered implements lifecycle.OutboxStore: delivered events go,
-// oldest delivery first, up to limit and only those delivered before the
-// cutoff; an event whose run exists and is not Terminal stays (its stages
-// may run again and publish it again).
-func (s *Store) PruneDelivered(ctx context.Context, before time.Time, limit int) (n int, err error) {
-	const op = "store.PruneDelivered"
-	if limit <= 0 {
-		return 0, lifecycle.Invalid(op, "limit", "limit %d is not positive", limit)
+// PruneOutbox implements op.Outbox: candidates in delivery order, each
+// run's state read once.
+func (t txn) PruneOutbox(before time.Time, limit int) (n int, err error) {
+	cands, err := delivered(t.Tx, before)
+	if err != nil {
+		return 0, err
 	}
-	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		n = 0
-		cands, err := delivered(tx, before)
-		if err != nil {
-			return err
+	acts := map[string]bool{}
+	for _, c := range cands {
+		if n == limit {
+			break
 		}
-		acts := map[string]bool{}
-		for _, c := range cands {
-			if n == limit {
-				break
+		act, seen := acts[c.runID]
+		if !seen {
+			if act, err = runCanAct(t.Tx, c.runID); err != nil {
+				return n, err
 			}
-			act, seen := acts[c.runID]
-			if !seen {
-				if act, err = runCanAct(tx, c.runID); err != nil {
-					return err
-				}
-				acts[c.runID] = act
-			}
-			if act {
-				continue
-			}
-			if _, err := tx.Exec(`DELETE FROM outbox WHERE seq = ?`, c.seq); err != nil {
-				return err
-			}
-			n++
+			acts[c.runID] = act
 		}
-		return nil
-	})
-	return n, err
+		if act {
+			continue
+		}
+		if _, err := t.Exec(`DELETE FROM outbox WHERE seq = ?`, c.seq); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 type candidate struct {

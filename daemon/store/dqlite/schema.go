@@ -8,6 +8,7 @@ import (
 	"errors"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 )
 
 // Latest is the newest schema version this binary knows.
@@ -83,14 +84,9 @@ func (s *Store) upgrade(ctx context.Context) (lifecycle.MigrationReport, error) 
 	return rep, nil
 }
 
+// pending returns the migrations a database at version from still needs.
 func pending(from int) []migration {
-	var out []migration
-	for _, m := range migrations {
-		if m.Version > from {
-			out = append(out, m)
-		}
-	}
-	return out
+	return op.Pending(migrations, from, func(m migration) int { return m.Version })
 }
 
 func execAll(tx *sql.Tx, stmts []string) error {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 )
 
 // Database is the default name of the dqlite database that holds the store.
@@ -19,19 +20,20 @@ const Database = "maas-sidecar"
 
 // Store is lifecycle.Store on a dqlite node.
 type Store struct {
-	node    *Node
-	ownNode bool // Close stops the node too (Open)
-	db      *sql.DB
-	now     func() time.Time
-	timeout time.Duration
-	log     *slog.Logger
-	wlock   chan struct{} // one local write transaction at a time (writelock.go)
-	closed  atomic.Bool
-	lost    atomic.Bool    // quorum.go
-	bg      sync.WaitGroup // the quorum watch (quorum.go)
-	stop    chan struct{}  // closed by Close: background work ends
-	rep     *replica       // nil without Options.Replica
-	stopRep func()         // stops the replica's rebuilds and waits for them
+	op.Store // the operations, over this database's transactions
+	node     *Node
+	ownNode  bool // Close stops the node too (Open)
+	db       *sql.DB
+	now      func() time.Time
+	timeout  time.Duration
+	log      *slog.Logger
+	wlock    chan struct{} // one local write transaction at a time (writelock.go)
+	closed   atomic.Bool
+	lost     atomic.Bool    // quorum.go
+	bg       sync.WaitGroup // the quorum watch (quorum.go)
+	stop     chan struct{}  // closed by Close: background work ends
+	rep      *replica       // nil without Options.Replica
+	stopRep  func()         // stops the replica's rebuilds and waits for them
 }
 
 var _ lifecycle.Store = (*Store)(nil)
@@ -79,6 +81,7 @@ func (n *Node) Open(ctx context.Context, opts Options) (*Store, error) {
 	now := opts.Now
 	s := &Store{node: n, db: db, now: func() time.Time { return now().UTC() }, timeout: opts.Timeout, log: opts.logger(),
 		stopRep: func() {}, stop: make(chan struct{}), wlock: make(chan struct{}, 1)}
+	s.Store = newOps(s)
 	if _, err := s.upgrade(ctx); err != nil {
 		db.Close()
 		return nil, err

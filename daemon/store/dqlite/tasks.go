@@ -3,50 +3,50 @@
 package dqlite
 
 import (
-	"context"
 	"database/sql"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
-// EnqueueTask implements lifecycle.TaskStore.
-func (s *Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out lifecycle.AgentTask, created bool, err error) {
-	const op = "store.EnqueueTask"
-	if err := rules.ValidateNewTask(op, t); err != nil {
-		return out, false, err
-	}
-	err = s.update(ctx, op, func(tx *sql.Tx) error {
-		if _, err := loadNode(tx, op, t.NodeID); err != nil {
-			return err
-		}
-		if ok, err := exists(tx, `SELECT 1 FROM agent_tasks WHERE id = ?`, t.ID); err != nil || ok {
-			if err == nil {
-				err = lifecycle.Errorf(lifecycle.CodeConflict, op, "task %q already exists", t.ID)
-			}
-			return err
-		}
-		open, err := openTasks(tx, t.NodeID)
-		if err != nil {
-			return err
-		}
-		var write bool
-		if out, created, write = rules.Enqueue(t, open, s.now()); !write {
-			return nil
-		}
-		return saveOpen(tx, out)
-	})
-	if err != nil {
-		return lifecycle.AgentTask{}, false, err
-	}
-	return out, created, nil
+// LoadTask implements op.Tasks.
+func (t txn) LoadTask(id string) (lifecycle.AgentTask, bool, error) {
+	var task lifecycle.AgentTask
+	ok, err := get(t.Tx, &task, `SELECT data FROM agent_tasks WHERE id = ?`, id)
+	return task, ok, err
 }
 
-// openTasks returns the node's unfinished tasks, oldest first.
-func openTasks(tx *sql.Tx, nodeID string) ([]lifecycle.AgentTask, error) {
-	out, err := list[lifecycle.AgentTask](tx, `SELECT data FROM agent_tasks WHERE node_id = ? AND open = 1`, nodeID)
-	rules.SortTasks(out)
-	return out, err
+// TaskExists implements op.Tasks.
+func (t txn) TaskExists(id string) (bool, error) {
+	return exists(t.Tx, `SELECT 1 FROM agent_tasks WHERE id = ?`, id)
+}
+
+// OpenTasks implements op.Tasks (open = 1: the node's open index).
+func (t txn) OpenTasks(nodeID string) ([]lifecycle.AgentTask, error) {
+	return list[lifecycle.AgentTask](t.Tx, `SELECT data FROM agent_tasks WHERE node_id = ? AND open = 1`, nodeID)
+}
+
+// TasksOf implements op.Tasks.
+func (t txn) TasksOf(nodeID string) ([]lifecycle.AgentTask, error) {
+	return list[lifecycle.AgentTask](t.Tx, `SELECT data FROM agent_tasks WHERE ?1 = '' OR node_id = ?1`, nodeID)
+}
+
+// SaveTask implements op.Tasks.
+func (t txn) SaveTask(task lifecycle.AgentTask, open bool) error {
+	if open {
+		return saveOpen(t.Tx, task)
+	}
+	return saveDone(t.Tx, task)
+}
+
+// NextTaskSeq implements op.Tasks.
+func (t txn) NextTaskSeq(nodeID string) (uint64, error) {
+	if _, err := t.Exec(`INSERT INTO agent_task_seq (node_id, seq) VALUES (?, 1)
+		ON CONFLICT (node_id) DO UPDATE SET seq = seq + 1`, nodeID); err != nil {
+		return 0, err
+	}
+	var n int64
+	err := t.QueryRow(`SELECT seq FROM agent_task_seq WHERE node_id = ?`, nodeID).Scan(&n)
+	return uint64(n), err
 }
 
 // saveOpen writes an unfinished task (open = 1, in the node's open index).

@@ -12,6 +12,7 @@ import (
 	dqdriver "github.com/canonical/go-dqlite/driver"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/op"
 	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
@@ -47,14 +48,9 @@ func (s *Store) updateWithin(ctx context.Context, op string, timeout time.Durati
 	return s.retry(ctx, b, op, fn)
 }
 
-func (s *Store) begin(ctx context.Context, op string) error {
-	if s.closed.Load() {
-		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
-	}
-	if err := ctx.Err(); err != nil {
-		return lifecycle.Wrap(lifecycle.CodeUnavailable, op, err)
-	}
-	return nil
+// begin is op.Ready on this store.
+func (s *Store) begin(ctx context.Context, name string) error {
+	return op.Ready(ctx, name, s.closed.Load())
 }
 
 // retry runs fn in a transaction until it succeeds, fails for good, or
