@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -63,18 +62,6 @@ func notSent(op string, err error) error {
 	return &lifecycle.Error{Code: code, Op: "maas: " + op, Msg: "request not sent", Err: err}
 }
 
-// sleep waits d; false when ctx ended first.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
-
 func (c *Client) once(ctx context.Context, r request) ([]byte, error) {
 	u := *c.api
 	u.Path += r.path
@@ -96,7 +83,7 @@ func (c *Client) once(ctx context.Context, r request) ([]byte, error) {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	auth, err := c.key.header(c.now(), c.rnd)
+	auth, err := c.key.header(c.clock.Now(), c.rnd)
 	if err != nil {
 		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "maas: "+r.op, err)
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
+	"github.com/jonboulle/clockwork"
 )
 
 // ledger keeps records in memory with the Ledger contract's checks.
@@ -58,7 +58,7 @@ func (l *ledger) Append(_ context.Context, r cert.Record, prev string) error {
 
 func TestIssuedCertificatesChainPerNodeAndLogPerSite(t *testing.T) {
 	s, l := newKey(t, 0), &ledger{}
-	is := cert.Issuer{Key: s, Ledger: l, Now: func() time.Time { return t0 }}
+	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
 	var a [][]byte
 	for i, node := range []string{"node-7", "node-9", "node-7", "node-7"} {
 		c := sample("ignored", i)
@@ -86,7 +86,7 @@ func TestIssuedCertificatesChainPerNodeAndLogPerSite(t *testing.T) {
 
 func TestIssueRefusesWhenTheLedgerMoved(t *testing.T) {
 	s, l := newKey(t, 0), &ledger{}
-	is := cert.Issuer{Key: s, Ledger: l, Now: func() time.Time { return t0 }}
+	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
 	l.before = func() { // another issuer records first
 		l.before = nil
 		if _, err := is.Issue(context.Background(), "site-1", sample("", 1)); err != nil {
