@@ -98,18 +98,8 @@ func runSafely(ctx context.Context, h task.Handler, env task.Env, payload []byte
 }
 
 func (a *Agent) env() task.Env {
-	return task.Env{Root: a.o.Root, Exec: a.o.Exec, Systemd: a.o.Systemd, Now: a.o.Clock.Now, Log: a.log,
-		AgentUnit: a.o.Config.UnitName, Sleep: a.sleep, Policy: a.o.Policy}
-}
-
-// sleep waits on the agent's clock.
-func (a *Agent) sleep(ctx context.Context, d time.Duration) error {
-	select {
-	case <-a.o.Clock.After(d):
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return task.Env{Root: a.o.Root, Exec: a.o.Exec, Systemd: a.o.Systemd, Clock: a.o.Clock, Log: a.log,
+		AgentUnit: a.o.Config.UnitName, Policy: a.o.Policy}
 }
 
 // report sends a result, retrying transient failures a few times. A

@@ -13,8 +13,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/internal/clocks"
 )
 
 // Systemd is the part of systemd's D-Bus API tasks use. Unit names are
@@ -31,20 +34,30 @@ type Systemd interface {
 }
 
 // Env is what a task may touch: host paths only under Root, commands only
-// through Exec, systemd only through Systemd, time only through Now and
-// Sleep.
+// through Exec, systemd only through Systemd, time only through Clock
+// (and Sleep, when set).
 type Env struct {
 	Root      hostroot.Root
 	Exec      Exec
 	Systemd   Systemd
-	Now       func() time.Time
+	Clock     clockwork.Clock // the real clock when nil
 	Log       *slog.Logger
 	AgentUnit string // the agent's own unit
-	// Sleep waits d or until ctx ends; nil sleeps on a real timer.
+	// Sleep waits d or until ctx ends; nil waits on Clock.
 	Sleep  func(ctx context.Context, d time.Duration) error
 	Policy Policy
 	// Rand is the source of canary bytes and offsets; nil is crypto/rand.
 	Rand io.Reader
+}
+
+// Now is the time on env's clock.
+func (env Env) Now() time.Time { return env.clock().Now() }
+
+func (env Env) clock() clockwork.Clock {
+	if env.Clock == nil {
+		return clockwork.NewRealClock()
+	}
+	return env.Clock
 }
 
 // Policy is the node's local cleanup policy from the agent's config.
@@ -65,19 +78,15 @@ type Policy struct {
 	WekaConfigPaths []string
 }
 
-// Wait sleeps d through env.Sleep, or a real timer when it is nil.
+// Wait sleeps d through env.Sleep, or on env's clock when it is nil.
 func (env Env) Wait(ctx context.Context, d time.Duration) error {
 	if env.Sleep != nil {
 		return env.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if !clocks.Sleep(ctx, env.clock(), d) {
 		return ctx.Err()
 	}
+	return nil
 }
 
 // Result is a task's outcome. After, when set, runs once the result was

@@ -6,13 +6,14 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/jonboulle/clockwork"
 )
 
 // Options configure Ensure. Dir (the state directory) is required; nil
-// Rand, Now and Logger mean crypto/rand, time.Now and a discarding logger.
+// Rand, Clock and Logger mean crypto/rand, the real clock and a discarding
+// logger.
 type Options struct {
 	Dir string
 	// Name is the store name of the token Ensure manages (Name). Daemons
@@ -20,7 +21,7 @@ type Options struct {
 	// start would revoke the others' tokens.
 	Name   string
 	Rand   io.Reader
-	Now    func() time.Time
+	Clock  clockwork.Clock
 	Logger *slog.Logger
 }
 
@@ -101,7 +102,7 @@ func register(ctx context.Context, st lifecycle.TokenStore, o Options, r Result,
 	if err != nil {
 		return Result{}, fmt.Errorf("admintoken: %w", err)
 	}
-	t := lifecycle.AdminToken{ID: id, Name: o.Name, Role: lifecycle.RoleAdmin, Hash: Hash(token), CreatedAt: o.Now().UTC()}
+	t := lifecycle.AdminToken{ID: id, Name: o.Name, Role: lifecycle.RoleAdmin, Hash: Hash(token), CreatedAt: o.Clock.Now().UTC()}
 	if err := st.CreateAdminToken(ctx, t); err != nil {
 		return Result{}, fmt.Errorf("admintoken: register: %w", err)
 	}

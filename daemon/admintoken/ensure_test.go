@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -38,7 +39,7 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	dir := t.TempDir()
 	now := func() time.Time { return epoch }
-	return &env{dir: dir, store: newMemTokens(now), opts: Options{Dir: dir, Rand: &counter{}, Now: now}}
+	return &env{dir: dir, store: newMemTokens(now), opts: Options{Dir: dir, Rand: &counter{}, Clock: clockwork.NewFakeClockAt(epoch)}}
 }
 
 func (e *env) ensure(t *testing.T) Result {

@@ -5,9 +5,9 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/jonboulle/clockwork"
 )
 
 // finish revokes every active bootstrap token but r.TokenID, so at most one
@@ -49,8 +49,8 @@ func (o Options) withDefaults() Options {
 	if o.Rand == nil {
 		o.Rand = rand.Reader
 	}
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = clockwork.NewRealClock()
 	}
 	if o.Name == "" {
 		o.Name = Name

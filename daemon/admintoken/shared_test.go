@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -21,7 +22,7 @@ func TestSharedStoreKeepsEachDaemonsToken(t *testing.T) {
 	st := newMemTokens(now)
 	rnd := &counter{}
 	opts := func(name string) Options {
-		return Options{Dir: filepath.Join(t.TempDir(), name), Name: BootstrapName(name), Rand: rnd, Now: now}
+		return Options{Dir: filepath.Join(t.TempDir(), name), Name: BootstrapName(name), Rand: rnd, Clock: clockwork.NewFakeClockAt(epoch)}
 	}
 	a, b := opts("r1"), opts("r2")
 	for _, o := range []Options{a, b} {

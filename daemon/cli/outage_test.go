@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
 )
 
@@ -58,5 +60,32 @@ func TestWatchRidesOutAnOutage(t *testing.T) {
 	code, _, errb = watch(srv)
 	if code == cli.ExitOK || calls.Load() != 12 || !strings.Contains(errb, "no quorum") {
 		t.Fatalf("watch through a lasting outage: exit %d after %d calls (want 12: two minutes of 10 s polls)\n%s", code, calls.Load(), errb)
+	}
+}
+
+// Watch polls once per Interval on the env's clock: the second request
+// goes out only when the fake clock has moved a whole interval.
+func TestWatchPollsOnTheClock(t *testing.T) {
+	srv, calls := flakyDaemon(t, 1)
+	clock := clockwork.NewFakeClock()
+	var out, errb bytes.Buffer
+	vars := envMap{"MAAS_SIDECAR_ADDR": strings.TrimPrefix(srv.URL, "http://"), "MAAS_SIDECAR_TOKEN": "t"}
+	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: vars.get,
+		Interval: 10 * time.Second, Clock: clock}
+	done := make(chan int, 1)
+	go func() { done <- cli.Main(context.Background(), []string{"onboarding", "watch", "r1"}, env) }()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := clock.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatalf("watch is not waiting on its clock: %v", err)
+	}
+	clock.Advance(10*time.Second - time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("%d requests before the interval passed, want 1", n)
+	}
+	clock.Advance(time.Millisecond)
+	if code := <-done; code != cli.ExitOK || calls.Load() != 2 {
+		t.Fatalf("watch after one interval: exit %d after %d requests\n%s%s", code, calls.Load(), out.String(), errb.String())
 	}
 }

@@ -8,6 +8,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/gpuaas/maas-sidecar/internal/clocks"
 )
 
 // Env is what the command line runs with; tests pass their own.
@@ -21,9 +25,11 @@ type Env struct {
 	// Root is the host root that host files (a MAAS region's regiond.conf)
 	// are read under; "" is "/".
 	Root string
-	// Interval is how often watch polls (2s); Sleep waits (time.After).
+	// Interval is how often watch polls (2s); Sleep waits (on Clock, the
+	// real clock when nil).
 	Interval time.Duration
 	Sleep    func(ctx context.Context, d time.Duration) error
+	Clock    clockwork.Clock
 }
 
 // command runs one verb with its arguments (after the verb words).
@@ -105,14 +111,16 @@ func (e Env) withDefaults() Env {
 	if e.Interval == 0 {
 		e.Interval = 2 * time.Second
 	}
+	if e.Clock == nil {
+		e.Clock = clockwork.NewRealClock()
+	}
 	if e.Sleep == nil {
+		clock := e.Clock
 		e.Sleep = func(ctx context.Context, d time.Duration) error {
-			select {
-			case <-time.After(d):
-				return nil
-			case <-ctx.Done():
+			if !clocks.Sleep(ctx, clock, d) {
 				return ctx.Err()
 			}
+			return nil
 		}
 	}
 	if e.Stdin == nil {

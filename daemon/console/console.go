@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/jonboulle/clockwork"
 )
 
 // Prefix is the root of every console page.
@@ -25,7 +26,7 @@ type Deps struct {
 	Admin  http.Handler
 	Tokens Tokens
 	Logger *slog.Logger
-	Now    func() time.Time
+	Clock  clockwork.Clock // the real clock when nil
 	// SessionTTL is how long a sign-in lasts (8h).
 	SessionTTL time.Duration
 	// PublicOrigin is scheme://host[:port] of a reverse proxy in front
@@ -53,14 +54,15 @@ type Console struct {
 
 // New builds the console.
 func New(d Deps) *Console {
-	c := &Console{adminHTTP: &http.Client{Transport: adminclient.InProcess(d.Admin, inProcessAddr)}, tokens: d.Tokens, log: d.Logger, now: d.Now, ttl: d.SessionTTL, sessions: newSessions(),
+	c := &Console{adminHTTP: &http.Client{Transport: adminclient.InProcess(d.Admin, inProcessAddr)}, tokens: d.Tokens, log: d.Logger, ttl: d.SessionTTL, sessions: newSessions(),
 		metrics: d.Metrics}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
-	if c.now == nil {
-		c.now = time.Now
+	if d.Clock == nil {
+		d.Clock = clockwork.NewRealClock()
 	}
+	c.now = d.Clock.Now
 	if d.PublicOrigin != "" {
 		c.origin, _ = url.Parse(d.PublicOrigin) // validated by the config
 	}

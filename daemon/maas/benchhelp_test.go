@@ -73,7 +73,7 @@ func gomaasController(b *testing.B, e *env, body []byte) gomaasapi.Controller {
 // replayClient is our client for the simulator, with the machine list
 // answered from body.
 func replayClient(b testing.TB, e *env, body []byte) *maas.Client {
-	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: apiKey, Now: e.clock.Now,
+	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: apiKey, Clock: e.clock,
 		HTTPClient: &http.Client{Transport: replay{body}}})
 	if err != nil {
 		b.Fatal(err)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/internal/backoff"
+	"github.com/gpuaas/maas-sidecar/internal/clocks"
+	"github.com/jonboulle/clockwork"
 )
 
 // Config configures a Client. Zero values mean defaults.
@@ -24,9 +26,11 @@ type Config struct {
 	// HTTPClient defaults to a client with a 60 s timeout; per-request
 	// deadlines come from the caller's context.
 	HTTPClient *http.Client
-	Logger     *slog.Logger     // default discards
-	Now        func() time.Time // default time.Now; signs timestamps
-	Rand       io.Reader        // nonce source; default crypto/rand
+	Logger     *slog.Logger // default discards
+	// Clock signs timestamps and times the retries' waits (default the
+	// real clock).
+	Clock clockwork.Clock
+	Rand  io.Reader // nonce source; default crypto/rand
 	// ReadRetries is how many times an idempotent read is retried after
 	// an unavailable error (default 2; negative disables).
 	ReadRetries int
@@ -50,7 +54,7 @@ type Client struct {
 	key     apiKey
 	http    *http.Client
 	log     *slog.Logger
-	now     func() time.Time
+	clock   clockwork.Clock
 	rnd     io.Reader
 	retries int
 	retry   backoff.Policy
@@ -76,8 +80,8 @@ func New(cfg Config) (*Client, error) {
 		u.Path += "/"
 	}
 	c := &Client{api: u.JoinPath("api", "2.0"), key: key, http: cfg.HTTPClient, log: cfg.Logger,
-		now: cfg.Now, rnd: cfg.Rand, retries: cfg.ReadRetries, retry: backoff.Policy{Initial: cfg.RetryBackoff, Max: cfg.RetryMaxBackoff},
-		jitter: cfg.Jitter, wait: sleep, metrics: cfg.Metrics, agent: cfg.UserAgent, limit: maxAnswer}
+		clock: cfg.Clock, rnd: cfg.Rand, retries: cfg.ReadRetries, retry: backoff.Policy{Initial: cfg.RetryBackoff, Max: cfg.RetryMaxBackoff},
+		jitter: cfg.Jitter, metrics: cfg.Metrics, agent: cfg.UserAgent, limit: maxAnswer}
 	c.api.Path += "/"
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}
@@ -85,9 +89,10 @@ func New(cfg Config) (*Client, error) {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
-	if c.now == nil {
-		c.now = time.Now
+	if c.clock == nil {
+		c.clock = clockwork.NewRealClock()
 	}
+	c.wait = func(ctx context.Context, d time.Duration) bool { return clocks.Sleep(ctx, c.clock, d) }
 	if c.rnd == nil {
 		c.rnd = rand.Reader
 	}

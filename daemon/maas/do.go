@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -61,18 +60,6 @@ func notSent(op string, err error) error {
 	return &lifecycle.Error{Code: code, Op: "maas: " + op, Msg: "request not sent", Err: err}
 }
 
-// sleep waits d; false when ctx ended first.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
-
 // once sends r and reads a successful answer into out. err is the
 // request's failure (transport or MAAS's status); decodeErr an answer
 // refused, which is no failure of the request.
@@ -122,7 +109,7 @@ func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, erro
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	auth, err := c.key.header(c.now(), c.rnd)
+	auth, err := c.key.header(c.clock.Now(), c.rnd)
 	if err != nil {
 		return nil, lifecycle.Wrap(lifecycle.CodeInternal, "maas: "+r.op, err)
 	}

@@ -10,11 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jonboulle/clockwork"
-
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/sim/maassim"
+	"github.com/jonboulle/clockwork"
 )
 
 const (
@@ -60,12 +59,13 @@ func newEnv(t testing.TB, n int) *env {
 
 func (e *env) newClient(t testing.TB, key string) *maas.Client {
 	t.Helper()
-	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: lifecycle.Secret(key), Now: e.clock.Now,
+	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: lifecycle.Secret(key), Clock: e.clock,
 		Logger:       slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		RetryBackoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
+	maas.RecordWaits(c) // retries go at once: the simulator's clock moves only by hand
 	return c
 }
 

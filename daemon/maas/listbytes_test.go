@@ -48,7 +48,7 @@ func (rec *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
 func recordMachineList(t testing.TB, e *env) []byte {
 	t.Helper()
 	rec := &recorder{}
-	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: apiKey, Now: e.clock.Now,
+	c, err := maas.New(maas.Config{BaseURL: e.srv.URL + "/MAAS/", APIKey: apiKey, Clock: e.clock,
 		HTTPClient: &http.Client{Transport: rec}})
 	if err != nil {
 		t.Fatal(err)

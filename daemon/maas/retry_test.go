@@ -4,10 +4,12 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
@@ -77,5 +79,42 @@ func TestReadRetriesAreJitteredByDefault(t *testing.T) {
 	}
 	if last := got[9]; last < 2500*time.Millisecond {
 		t.Errorf("tenth delay %v, want the capped step's band [2.5s, 5s)", last)
+	}
+}
+
+// A retry waits its delay on the client's clock: the second request goes
+// out only once the fake clock has moved past the delay.
+func TestReadRetryWaitsOnTheClock(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			http.Error(w, "region restarting", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte(`{"version":"3.5.0","subversion":"","capabilities":[]}`))
+	}))
+	t.Cleanup(srv.Close)
+	clock := clockwork.NewFakeClock()
+	c, err := maas.New(maas.Config{BaseURL: srv.URL + "/MAAS/", APIKey: apiKey, Clock: clock,
+		RetryBackoff: time.Minute, Jitter: func() float64 { return 1 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := c.Version(context.Background()); done <- err }()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := clock.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatalf("no retry waiting on the clock: %v", err)
+	}
+	clock.Advance(time.Minute - time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("Version returned %v before the retry's delay passed", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	clock.Advance(time.Millisecond)
+	if err := <-done; err != nil || calls.Load() != 2 {
+		t.Fatalf("Version after the delay: %v after %d calls, want nil after 2", err, calls.Load())
 	}
 }

@@ -3,9 +3,9 @@ package maas
 import (
 	"context"
 	"log/slog"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/jonboulle/clockwork"
 )
 
 // Keys reads a site's MAAS API key from the secret store at the moment
@@ -20,15 +20,15 @@ type Keys interface {
 type Sites struct {
 	Keys    Keys
 	Logger  *slog.Logger
-	Now     func() time.Time // the clock OAuth timestamps use
-	Metrics *Metrics         // MAAS requests and errors by op; nil for none
+	Clock   clockwork.Clock // signs OAuth timestamps, times retries
+	Metrics *Metrics        // MAAS requests and errors by op; nil for none
 	// UserAgent names this daemon to MAAS (Config.UserAgent).
 	UserAgent string
 }
 
 // Dial returns a client of the region at baseURL with apiKey.
 func (s Sites) Dial(baseURL string, apiKey lifecycle.Secret) (*Client, error) {
-	return New(Config{BaseURL: baseURL, APIKey: apiKey, Logger: s.Logger, Now: s.Now, Metrics: s.Metrics,
+	return New(Config{BaseURL: baseURL, APIKey: apiKey, Logger: s.Logger, Clock: s.Clock, Metrics: s.Metrics,
 		UserAgent: s.UserAgent})
 }
 

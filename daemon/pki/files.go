@@ -60,7 +60,7 @@ func (p *PKI) createCA(f caFiles) (loadedCA, error) {
 	if err != nil {
 		return loadedCA{}, err
 	}
-	now := p.opts.Now()
+	now := p.opts.Clock.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber: serial, Subject: pkix.Name{CommonName: f.name, Organization: []string{"gpuaas"}},
 		NotBefore: now.Add(-time1m), NotAfter: now.Add(p.opts.CAValidity),

@@ -40,7 +40,7 @@ func (p *PKI) SignCSR(csrDER []byte, nodeID string) ([]byte, error) {
 	if err != nil {
 		return nil, lifecycle.Wrap(lifecycle.CodeInternal, op, err)
 	}
-	now := p.opts.Now()
+	now := p.opts.Clock.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber: serial, Subject: pkix.Name{CommonName: nodeID, Organization: []string{"gpuaas-node"}},
 		URIs:      []*url.URL{{Scheme: NodeURIScheme, Opaque: nodeID}},
@@ -65,7 +65,7 @@ func (p *PKI) ServerCertificate(hosts []string) (tls.Certificate, error) {
 	if err != nil {
 		return tls.Certificate{}, fmt.Errorf("pki: %w", err)
 	}
-	now := p.opts.Now()
+	now := p.opts.Clock.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber: serial, Subject: pkix.Name{CommonName: "maas-sidecar agent API"},
 		NotBefore: now.Add(-time1m), NotAfter: now.Add(365 * 24 * time.Hour),

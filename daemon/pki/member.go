@@ -54,7 +54,7 @@ func (p *PKI) memberCertificate(ca loadedCA, dnsName, host string) (tls.Certific
 	if err != nil {
 		return tls.Certificate{}, fmt.Errorf("pki: %w", err)
 	}
-	now := p.opts.Now()
+	now := p.opts.Clock.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber: serial, Subject: pkix.Name{CommonName: "maas-sidecar store member " + host},
 		NotBefore: now.Add(-time1m), NotAfter: now.Add(365 * 24 * time.Hour),
@@ -108,7 +108,7 @@ func (p *PKI) verifyStoreMember(leaf *x509.Certificate, rest []*x509.Certificate
 	}
 	for _, usage := range []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth} {
 		_, err := leaf.Verify(x509.VerifyOptions{Roots: p.StoreCertPool(), Intermediates: inter,
-			CurrentTime: p.opts.Now(), KeyUsages: []x509.ExtKeyUsage{usage}})
+			CurrentTime: p.opts.Clock.Now(), KeyUsages: []x509.ExtKeyUsage{usage}})
 		if err != nil {
 			return fmt.Errorf("%w: the store CA does not verify %q (%v)", ErrNotMember, leaf.Subject.CommonName, err)
 		}

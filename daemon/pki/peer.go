@@ -56,7 +56,7 @@ func (p *PKI) LegacyMemberCertificate(host string) (tls.Certificate, error) {
 
 func (p *PKI) verifyLegacyMember(leaf *x509.Certificate) error {
 	_, err := leaf.Verify(x509.VerifyOptions{Roots: p.CertPool(), DNSName: PeerDNSName,
-		CurrentTime: p.opts.Now(), KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
+		CurrentTime: p.opts.Clock.Now(), KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // File names inside Options.Dir.
@@ -28,9 +30,10 @@ const (
 type Options struct {
 	// Dir holds the CA and signing keys; created 0700 when missing.
 	Dir string
-	// Now is the clock (time.Now); Rand the randomness source (crypto/rand).
-	Now  func() time.Time
-	Rand io.Reader
+	// Clock is the clock (the real one); Rand the randomness source
+	// (crypto/rand).
+	Clock clockwork.Clock
+	Rand  io.Reader
 	// ClientCertTTL is the lifetime of agent certificates (24h).
 	ClientCertTTL time.Duration
 	// CAValidity is the lifetime of a new CA (10 years).
@@ -97,8 +100,8 @@ func Open(opts Options) (*PKI, error) {
 }
 
 func withDefaults(o Options) Options {
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = clockwork.NewRealClock()
 	}
 	if o.Rand == nil {
 		o.Rand = rand.Reader

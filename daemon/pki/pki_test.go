@@ -22,7 +22,7 @@ import (
 
 func openPKI(t *testing.T, dir string, clock *clockwork.FakeClock) *pki.PKI {
 	t.Helper()
-	p, err := pki.Open(pki.Options{Dir: dir, Now: clock.Now, ClientCertTTL: time.Hour})
+	p, err := pki.Open(pki.Options{Dir: dir, Clock: clock, ClientCertTTL: time.Hour})
 	if err != nil {
 		t.Fatalf("Open() = %v", err)
 	}

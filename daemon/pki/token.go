@@ -43,7 +43,7 @@ func (p *PKI) issue(ctx context.Context, st lifecycle.EnrollmentStore, op string
 		return "", time.Time{}, lifecycle.Wrap(lifecycle.CodeInternal, op, err)
 	}
 	secret := base64.RawURLEncoding.EncodeToString(raw)
-	rec.Hash, rec.ExpiresAt = HashToken(secret), p.opts.Now().Add(ttl)
+	rec.Hash, rec.ExpiresAt = HashToken(secret), p.opts.Clock.Now().Add(ttl)
 	if err := st.CreateEnrollmentToken(ctx, rec); err != nil {
 		return "", time.Time{}, err
 	}

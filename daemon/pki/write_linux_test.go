@@ -39,7 +39,7 @@ func limitFileSize(t *testing.T, n uint64) (restore func()) {
 func TestOpenFailsWithoutATruncatedKeyWhenAWriteFails(t *testing.T) {
 	dir := t.TempDir()
 	restore := limitFileSize(t, 64) // a PEM key is ~240 bytes
-	_, err := pki.Open(pki.Options{Dir: dir, Now: storetest.NewClock().Now})
+	_, err := pki.Open(pki.Options{Dir: dir, Clock: storetest.NewClock()})
 	restore()
 	if err == nil {
 		t.Fatal("Open() = nil with every file write failing half-way")

@@ -66,14 +66,14 @@ func New(tb testing.TB, o Options) *Env {
 	st, err := bolt.Open(filepath.Join(dir, bolt.FileName), bolt.Options{Now: e.Clock.Now, NoSync: true})
 	e.must(err)
 	e.Store = st
-	e.PKI, err = pki.Open(pki.Options{Dir: filepath.Join(dir, "pki"), Now: e.Clock.Now})
+	e.PKI, err = pki.Open(pki.Options{Dir: filepath.Join(dir, "pki"), Clock: e.Clock})
 	e.must(err)
 	e.createSite()
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	cfg := agentapi.Config{Store: st, Authority: e.PKI, Signer: e.PKI, Now: e.Clock.Now,
+	cfg := agentapi.Config{Store: st, Authority: e.PKI, Signer: e.PKI, Clock: e.Clock,
 		Lease: or(o.Lease, 10*time.Second), MaxWait: or(o.MaxWait, 2*time.Second), Logger: log, Resolve: o.Resolve}
 	if o.Configure != nil {
 		o.Configure(&cfg)

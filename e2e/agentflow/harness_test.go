@@ -73,14 +73,15 @@ func startAgent(t *testing.T, e *agentenv.Env, node string, h task.Handler, skew
 	t.Helper()
 	root := t.TempDir()
 	cfg := writeFixture(t, e, root, node)
-	tr, err := mtls.New(cfg.APIURL, e.PKI.CABundlePEM())
+	clock := skewClock{clockwork.NewRealClock(), e.Clock.Now, skew}
+	tr, err := mtls.New(cfg.APIURL, e.PKI.CABundlePEM(), clock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := task.NewRegistry()
 	reg.Register("node.heartbeat_check", h)
 	a, err := agent.New(agent.Options{Config: cfg, Root: hostroot.Root(root), State: state.Dir(filepath.Join(root, "state")),
-		Transport: tr, Systemd: fakesystemd.New(), Registry: reg, Clock: skewClock{clockwork.NewRealClock(), e.Clock.Now, skew},
+		Transport: tr, Systemd: fakesystemd.New(), Registry: reg, Clock: clock,
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,13 @@ import (
 
 // WallClockFree are the packages whose non-test code reads and waits on
 // time only through an injected clockwork.Clock (or a Now func fed from
-// one), so tests drive them on a fake clock.
-var WallClockFree = []string{"daemon/runner/...", "daemon/workflow/...", "daemon/feed/...", "daemon/reconcile/..."}
+// one), so tests drive them on a fake clock. Left out: the stores (bolt,
+// dqlite), and the agent API, whose long poll is timed against its
+// connection's write deadline, which is wall-clock time.
+var WallClockFree = []string{"daemon/runner/...", "daemon/workflow/...", "daemon/feed/...", "daemon/reconcile/...",
+	"daemon/maas/...", "daemon/api/admin/...", "daemon/api/connguard/...", "daemon/pki/...", "daemon/evidence/...",
+	"daemon/admintoken/...", "daemon/console/...", "daemon/cli/...", "daemon/outbox/...", "daemon/secrets/...",
+	"daemon/notifyfwd/...", "daemon/bridge/...", "daemon/metrics/...", "agent/...", "ipmi/...", "internal/sdnotify/..."}
 
 // wallClock are the functions of package time that read or wait on the
 // wall clock.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 )
 
 type recorder struct {
@@ -104,5 +105,36 @@ func TestWatchdogDisabledWaits(t *testing.T) {
 	w := &Watchdog{Check: func(context.Context) error { t.Error("checked with the watchdog off"); return nil }}
 	if err := w.Run(ctx); err != nil {
 		t.Fatalf("Run() = %v", err)
+	}
+}
+
+// The checks run every Interval/2 on the watchdog's clock.
+func TestWatchdogChecksOnTheClock(t *testing.T) {
+	var rec recorder
+	clock := clockwork.NewFakeClock()
+	w := &Watchdog{Interval: time.Minute, Clock: clock,
+		Check:    func(context.Context) error { return nil },
+		Notifier: &Notifier{Send: rec.send, Logger: slog.New(slog.DiscardHandler)}, Logger: slog.New(slog.DiscardHandler)}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer wcancel()
+	if err := clock.BlockUntilContext(wctx, 1); err != nil {
+		t.Fatalf("the watchdog is not ticking on its clock: %v", err)
+	}
+	clock.Advance(29 * time.Second)
+	time.Sleep(50 * time.Millisecond)
+	if got := rec.got(); len(got) != 0 {
+		t.Fatalf("fed %v before half the interval passed", got)
+	}
+	clock.Advance(time.Second)
+	for deadline := time.Now().Add(10 * time.Second); len(rec.got()) == 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if d := cmp.Diff([]string{"WATCHDOG=1"}, rec.got()); d != "" {
+		t.Errorf("states after half an interval (-want +got):\n%s", d)
 	}
 }

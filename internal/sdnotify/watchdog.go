@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // checkTimeout bounds one health check of the watchdog loop.
@@ -18,6 +20,7 @@ type Watchdog struct {
 	Check    func(ctx context.Context) error
 	Notifier *Notifier
 	Logger   *slog.Logger
+	Clock    clockwork.Clock // times the checks; the real clock when nil
 }
 
 // Run feeds the watchdog until ctx is done; it always returns nil.
@@ -26,13 +29,17 @@ func (w *Watchdog) Run(ctx context.Context) error {
 		<-ctx.Done()
 		return nil
 	}
-	t := time.NewTicker(w.Interval / 2)
+	clock := w.Clock
+	if clock == nil {
+		clock = clockwork.NewRealClock()
+	}
+	t := clock.NewTicker(w.Interval / 2)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
+		case <-t.Chan():
 			w.tick(ctx)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/gpuaas/maas-sidecar/agent/hostexec"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/task"
@@ -36,7 +38,7 @@ func TestTenantOwnedFilesAndASwappedGPUOnASimulatedHost(t *testing.T) {
 	if err != nil || len(in.Files) != 3 {
 		t.Fatalf("Inject = %+v, %v", in, err)
 	}
-	env := task.Env{Root: hostroot.Root(root), Exec: hostexec.Runner{Root: hostroot.Root(root)}, Now: time.Now,
+	env := task.Env{Root: hostroot.Root(root), Exec: hostexec.Runner{Root: hostroot.Root(root)}, Clock: clockwork.NewRealClock(),
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }, Policy: task.Policy{KeepUsers: []string{"ubuntu"}}}
 	var ev *wire.Evidence
 	for _, s := range turnover {

@@ -20,6 +20,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/wire"
 	"github.com/gpuaas/maas-sidecar/sim/fakehost"
 	"github.com/gpuaas/maas-sidecar/sim/fakesmi"
+	"github.com/jonboulle/clockwork"
 )
 
 // TestMain makes the test binary the fake tools too: run under a tool's
@@ -98,7 +99,7 @@ func TestTurnoverOnASimulatedHost(t *testing.T) {
 			if r, _ := fakehost.Inspect(root); r.Clean() {
 				t.Fatal("Inspect found no residue after Inject")
 			}
-			env := task.Env{Root: hostroot.Root(root), Exec: hostexec.Runner{Root: hostroot.Root(root)}, Now: time.Now,
+			env := task.Env{Root: hostroot.Root(root), Exec: hostexec.Runner{Root: hostroot.Root(root)}, Clock: clockwork.NewRealClock(),
 				Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }, Policy: task.Policy{KeepUsers: []string{"ubuntu"}}}
 			var failed []string
 			for _, s := range turnover {

@@ -75,14 +75,15 @@ func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, 
 	if err != nil {
 		return nil, err
 	}
-	tr, err := mtls.New(cfg.APIURL, ca)
+	clock := clockwork.NewRealClock()
+	tr, err := mtls.New(cfg.APIURL, ca, clock)
 	if err != nil {
 		return nil, err
 	}
 	sd := newUnits()
 	a, err := agent.New(agent.Options{Config: cfg, Root: r, State: state.Dir(filepath.Join(root, "var/lib/gpuaas-node-agent")),
 		Transport: tr, Systemd: sd, Exec: hostexec.Runner{Root: r}, Policy: policy(cfg.Cleanup), Registry: task.Default,
-		Clock: clockwork.NewRealClock(), Logger: o.Logger, Inventory: inventory.Host})
+		Clock: clock, Logger: o.Logger, Inventory: inventory.Host})
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/hostexec"
@@ -17,6 +16,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/task/gpuscrub"
 	"github.com/gpuaas/maas-sidecar/agent/task/validate"
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/jonboulle/clockwork"
 )
 
 // errCheckFailed is a check that ran and found the host not clean.
@@ -47,7 +47,7 @@ func runCheck(args []string, stdout io.Writer) error {
 		pol = policy(cfg.Cleanup)
 	}
 	r := hostroot.Root(*root)
-	env := task.Env{Root: r, Exec: hostexec.Runner{Root: r}, Systemd: systemdFor(r, hostexec.Runner{Root: r}), Now: time.Now,
+	env := task.Env{Root: r, Exec: hostexec.Runner{Root: r}, Systemd: systemdFor(r, hostexec.Runner{Root: r}), Clock: clockwork.NewRealClock(),
 		Log: slog.New(slog.NewJSONHandler(os.Stderr, nil)), Policy: pol}
 	ctx := context.Background()
 	var out []*wire.Evidence

@@ -114,12 +114,12 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("ca_bundle_path: %w", err)
 	}
-	tr, err := mtls.New(cfg.APIURL, ca)
+	clock := clockwork.NewRealClock()
+	tr, err := mtls.New(cfg.APIURL, ca, clock)
 	if err != nil {
 		return err
 	}
 	ex := hostexec.Runner{Root: root}
-	clock := clockwork.NewRealClock()
 	m, mw := agentMetrics(cfg.Metrics, root, clock, log)
 	a, err := agent.New(agent.Options{Config: cfg, Root: root, State: state.Dir(f.stateDir), Transport: tr,
 		Systemd: systemdFor(root, ex), Exec: ex, Policy: policy(cfg.Cleanup),
@@ -131,7 +131,7 @@ func run(args []string, stdout io.Writer) error {
 	defer stop()
 	n := sdnotify.New(log.With("component", "sdnotify"))
 	log.Info("gpuaas-node-agent started", "node", cfg.NodeID, "api_url", cfg.APIURL, "tasks", task.Default.Types())
-	return serve(ctx, withWriter(a.Run, mw), n, watchdog(log, n, a, cfg.PollTimeout+cfg.RetryMax+time.Minute))
+	return serve(ctx, withWriter(a.Run, mw), n, watchdog(log, n, a, clock, cfg.PollTimeout+cfg.RetryMax+time.Minute))
 }
 
 // systemdFor is the agent's systemd: D-Bus on the host it runs on; under

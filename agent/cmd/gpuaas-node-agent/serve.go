@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gpuaas/maas-sidecar/agent"
@@ -43,16 +44,17 @@ var _ healther = (*agent.Agent)(nil)
 
 // watchdog feeds systemd's watchdog while the agent is healthy: a task is
 // running or a loop step started within stall.
-func watchdog(log *slog.Logger, n *sdnotify.Notifier, a healther, stall time.Duration) *sdnotify.Watchdog {
+func watchdog(log *slog.Logger, n *sdnotify.Notifier, a healther, clock clockwork.Clock, stall time.Duration) *sdnotify.Watchdog {
 	interval, err := sdnotify.WatchdogInterval()
 	if err != nil {
 		log.Warn("ignoring the systemd watchdog settings", "err", err)
 	}
 	check := func(context.Context) error {
-		if !a.Healthy(time.Now(), stall) {
+		if !a.Healthy(clock.Now(), stall) {
 			return errStalled
 		}
 		return nil
 	}
-	return &sdnotify.Watchdog{Interval: interval, Check: check, Notifier: n, Logger: log.With("component", "watchdog")}
+	return &sdnotify.Watchdog{Interval: interval, Check: check, Notifier: n, Logger: log.With("component", "watchdog"),
+		Clock: clock}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"go.uber.org/goleak"
 
 	"github.com/gpuaas/maas-sidecar/internal/sdnotify"
@@ -72,7 +73,7 @@ func TestServeOwnsTheWatchdog(t *testing.T) {
 				}
 				return tt.loopErr
 			}
-			if err := serve(context.Background(), loop, n, watchdog(log, n, healthy(true), time.Minute)); !errors.Is(err, tt.loopErr) {
+			if err := serve(context.Background(), loop, n, watchdog(log, n, healthy(true), clockwork.NewRealClock(), time.Minute)); !errors.Is(err, tt.loopErr) {
 				t.Fatalf("serve() = %v, want %v", err, tt.loopErr)
 			}
 			got := rec.got()
@@ -94,7 +95,7 @@ func TestWatchdogWithheldWhileStalled(t *testing.T) {
 	n := &sdnotify.Notifier{Send: rec.send, Logger: log}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if err := watchdog(log, n, healthy(false), time.Minute).Run(ctx); err != nil {
+	if err := watchdog(log, n, healthy(false), clockwork.NewRealClock(), time.Minute).Run(ctx); err != nil {
 		t.Fatalf("Run() = %v", err)
 	}
 	if got := rec.got(); len(got) != 0 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/task"
@@ -18,7 +19,7 @@ import (
 func TestDrainWritesMarker(t *testing.T) {
 	root := t.TempDir()
 	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
-	env := task.Env{Root: hostroot.Root(root), Now: func() time.Time { return now }}
+	env := task.Env{Root: hostroot.Root(root), Clock: clockwork.NewFakeClockAt(now)}
 	if _, err := (drain.Handler{}).Run(context.Background(), env, []byte(`{"reason":"decommission"}`)); err != nil {
 		t.Fatal(err)
 	}

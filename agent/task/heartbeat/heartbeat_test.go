@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/task"
@@ -22,7 +23,7 @@ func TestHeartbeatReadsUptimeUnderRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "proc/uptime"), []byte("12345.67 999.0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := task.Env{Root: hostroot.Root(root), Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }}
+	env := task.Env{Root: hostroot.Root(root), Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}
 	res, err := heartbeat.Handler{}.Run(context.Background(), env, nil)
 	if err != nil {
 		t.Fatal(err)

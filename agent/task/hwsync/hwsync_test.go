@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
 	"github.com/gpuaas/maas-sidecar/agent/systemd/fakesystemd"
@@ -39,7 +40,7 @@ func payload(t *testing.T) []byte {
 }
 
 func env(root string, sd task.Systemd) task.Env {
-	return task.Env{Root: hostroot.Root(root), Systemd: sd, Now: func() time.Time { return time.Unix(0, 0) }}
+	return task.Env{Root: hostroot.Root(root), Systemd: sd, Clock: clockwork.NewFakeClockAt(time.Unix(0, 0))}
 }
 
 func TestReseedWritesCredsAndRestartsUnits(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/agent/task"
 	"github.com/gpuaas/maas-sidecar/agent/task/hostinfo"
 	"github.com/gpuaas/maas-sidecar/sim/fakehost"
+	"github.com/jonboulle/clockwork"
 )
 
 // Now is the fixed time of Env.
@@ -54,7 +55,7 @@ func New(t testing.TB) *Host {
 
 // Env returns a task environment on the host.
 func (h *Host) Env() task.Env {
-	return task.Env{Root: h.Root, Exec: h.Exec, Now: func() time.Time { return Now },
+	return task.Env{Root: h.Root, Exec: h.Exec, Clock: clockwork.NewFakeClockAt(Now),
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
 }
 

@@ -80,7 +80,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) (int,
 	if resp.StatusCode >= 300 {
 		p := &wire.Problem{Status: resp.StatusCode, Title: http.StatusText(resp.StatusCode)}
 		json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(p)
-		p.Status, p.RetryAfter = resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		p.Status, p.RetryAfter = resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), c.clock.Now())
 		return resp.StatusCode, p
 	}
 	if out != nil && resp.StatusCode != http.StatusNoContent {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // Client implements the agent's Transport.
@@ -22,10 +24,13 @@ type Client struct {
 	tr   *http.Transport
 	mu   sync.RWMutex
 	cert *tls.Certificate
+	// clock reads the time an HTTP-date Retry-After counts from.
+	clock clockwork.Clock
 }
 
-// New returns a client for the API at baseURL trusting caPEM only.
-func New(baseURL string, caPEM []byte) (*Client, error) {
+// New returns a client for the API at baseURL trusting caPEM only, with
+// clock for the time (the real clock when nil).
+func New(baseURL string, caPEM []byte, clock clockwork.Clock) (*Client, error) {
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(caPEM) {
 		return nil, errors.New("mtls: CA bundle holds no certificate")
@@ -33,7 +38,10 @@ func New(baseURL string, caPEM []byte) (*Client, error) {
 	if _, err := url.Parse(baseURL); err != nil {
 		return nil, errors.New("mtls: bad API URL")
 	}
-	c := &Client{base: strings.TrimRight(baseURL, "/")}
+	if clock == nil {
+		clock = clockwork.NewRealClock()
+	}
+	c := &Client{base: strings.TrimRight(baseURL, "/"), clock: clock}
 	c.tr = &http.Transport{
 		TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS13, GetClientCertificate: c.clientCert},
 		MaxIdleConns:    2, IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second,

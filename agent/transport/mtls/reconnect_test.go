@@ -3,12 +3,17 @@ package mtls
 import (
 	"context"
 	"encoding/pem"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/gpuaas/maas-sidecar/agent/wire"
 )
 
 // TestUnavailableDropsTheConnection: after a 503 the agent's next call
@@ -34,7 +39,7 @@ func TestUnavailableDropsTheConnection(t *testing.T) {
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
-	c, err := New(srv.URL, ca)
+	c, err := New(srv.URL, ca, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,5 +64,25 @@ func TestUnavailableDropsTheConnection(t *testing.T) {
 	}
 	if n := conns.Load(); n != 2 {
 		t.Errorf("%d connections after a 503 and a poll, want 2 (a new one after the 503)", n)
+	}
+}
+
+// An HTTP-date Retry-After counts from the client's clock.
+func TestRetryAfterDateCountsFromTheClock(t *testing.T) {
+	now := time.Date(2020, 5, 1, 0, 0, 0, 0, time.UTC)
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", now.Add(90*time.Second).Format(http.TimeFormat))
+		http.Error(w, `{"status":503}`, http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	c, err := New(srv.URL, ca, clockwork.NewFakeClockAt(now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Wait(context.Background(), "node-1", time.Second)
+	var p *wire.Problem
+	if !errors.As(err, &p) || p.RetryAfter != 90*time.Second {
+		t.Fatalf("Wait() = %v, want a problem retrying after 90s", err)
 	}
 }

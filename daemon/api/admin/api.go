@@ -44,7 +44,7 @@ func New(c Config) *API {
 	c = c.withDefaults()
 	return &API{store: c.Store, runner: c.Runner, secrets: c.Secrets, prober: c.Prober, pgProve: c.NotifyProver, recon: c.Reconciliation, hooks: c.Webhooks, enroll: c.Enrollment,
 		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
-		log: c.Logger.With("component", "admin_api"), now: c.Now,
+		log: c.Logger.With("component", "admin_api"), now: c.Clock.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt, snapFile: c.BackupStore,
 		skus: c.SKUs, evidence: c.Evidence}
 }

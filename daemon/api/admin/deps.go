@@ -10,6 +10,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/reconcile"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
+	"github.com/jonboulle/clockwork"
 )
 
 // Store is the part of lifecycle.Store the admin API uses.
@@ -146,8 +147,8 @@ type Config struct {
 	// Cluster describes the store's cluster; nil is a bolt store.
 	Cluster Cluster
 	Logger  *slog.Logger
-	Now     func() time.Time
-	Rand    io.Reader // ids, tokens and request ids
+	Clock   clockwork.Clock // the real clock when nil
+	Rand    io.Reader       // ids, tokens and request ids
 	// ProbeTimeout bounds one MAAS probe (10s).
 	ProbeTimeout time.Duration
 	// Backup serves GET /backup (503 while nil); BackupExt ends the
@@ -168,8 +169,8 @@ func (c Config) withDefaults() Config {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
-	if c.Now == nil {
-		c.Now = time.Now
+	if c.Clock == nil {
+		c.Clock = clockwork.NewRealClock()
 	}
 	if c.Rand == nil {
 		c.Rand = rand.Reader

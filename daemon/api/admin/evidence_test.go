@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
@@ -29,7 +30,7 @@ func newTestEvidence(t testing.TB, st *bolt.Store) *testEvidence {
 		t.Fatal(err)
 	}
 	l := certledger.Ledger{B: st}
-	return &testEvidence{dir: dir, Issuer: cert.Issuer{Key: key, Ledger: l, Now: time.Now}, Ledger: l}
+	return &testEvidence{dir: dir, Issuer: cert.Issuer{Key: key, Ledger: l, Clock: clockwork.NewRealClock()}, Ledger: l}
 }
 
 func (e *testEvidence) PublicKeys(context.Context) ([]ed25519.PublicKey, error) {

@@ -2,7 +2,6 @@ package agentapi
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/gorilla/mux"
 
@@ -56,11 +55,11 @@ func (w *statusWriter) WriteHeader(s int) { w.status = s; w.ResponseWriter.Write
 // logRequests logs each request once, with its route template.
 func (a *API) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
+		start := a.cfg.Clock.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
 		route, _ := mux.CurrentRoute(r).GetPathTemplate()
 		a.cfg.Logger.Debug("agent request", "component", "agentapi", "method", r.Method, "route", route,
-			"node", mux.Vars(r)["id"], "status", sw.status, "duration_seconds", time.Since(start).Seconds())
+			"node", mux.Vars(r)["id"], "status", sw.status, "duration_seconds", a.cfg.Clock.Since(start).Seconds())
 	})
 }

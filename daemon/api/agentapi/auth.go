@@ -57,7 +57,7 @@ func (a *API) authenticate(ctx context.Context, r *http.Request, id string) (lif
 	if n.Status == lifecycle.NodeDeleted {
 		return refuse(AuthDeleted, lifecycle.CodeForbidden, "node %s is deleted", id)
 	}
-	switch n.CheckAgentCert(serialOf(r), a.cfg.Now()) {
+	switch n.CheckAgentCert(serialOf(r), a.cfg.Clock.Now()) {
 	case lifecycle.CertRevoked:
 		return refuse(AuthRevoked, lifecycle.CodeUnauthorized,
 			"node %s has no valid agent certificate; enroll again with a new token", id)
@@ -94,7 +94,7 @@ func serialOf(r *http.Request) string {
 func (a *API) refusedAuth(r *http.Request, reason string) {
 	a.cfg.Metrics.refused(reason)
 	node := mux.Vars(r)["id"]
-	if !a.authLog.Allow(node+"\x00"+reason, a.cfg.Now(), a.cfg.LogEvery) {
+	if !a.authLog.Allow(node+"\x00"+reason, a.cfg.Clock.Now(), a.cfg.LogEvery) {
 		return
 	}
 	serial := ""

@@ -40,7 +40,7 @@ func (a *API) bootstrap(w http.ResponseWriter, r *http.Request) {
 	body, m, err := a.fetchScript(r, op)
 	a.cfg.Metrics.fetched(fetchResult(err))
 	if err != nil {
-		if a.enrollLog.Allow("bootstrap", a.cfg.Now(), a.cfg.LogEvery) {
+		if a.enrollLog.Allow("bootstrap", a.cfg.Clock.Now(), a.cfg.LogEvery) {
 			a.cfg.Logger.Warn("bootstrap script refused", "component", "agentapi", "remote", r.RemoteAddr, "err", err)
 		}
 		writeProblem(w, err)
@@ -56,7 +56,7 @@ func (a *API) fetchScript(r *http.Request, op string) ([]byte, lifecycle.ScriptM
 	if a.cfg.Bootstrap == nil {
 		return nil, "", lifecycle.Errorf(lifecycle.CodeUnavailable, op, "this daemon serves no bootstrap scripts")
 	}
-	if ok, after := a.enrollers.allow(r, a.cfg.Now()); !ok {
+	if ok, after := a.enrollers.allow(r, a.cfg.Clock.Now()); !ok {
 		return nil, "", problem.TooManyRequests(op, after)
 	}
 	m := lifecycle.ScriptMode(r.URL.Query().Get("mode"))

@@ -6,7 +6,7 @@ import "net/http"
 // ContactEvery, so a node polling often costs one write per ContactEvery,
 // not per poll. A failed write is forgotten, so the next poll tries again.
 func (a *API) touch(r *http.Request, node string) error {
-	if !a.contacts.Allow(node, a.cfg.Now(), a.cfg.ContactEvery) {
+	if !a.contacts.Allow(node, a.cfg.Clock.Now(), a.cfg.ContactEvery) {
 		return nil
 	}
 	err := a.cfg.Store.TouchNodeContact(r.Context(), node)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/jonboulle/clockwork"
 )
 
 // Store is the part of lifecycle.Store the agent API uses.
@@ -99,8 +100,9 @@ type Config struct {
 	LogEvery time.Duration
 	// Metrics counts enrollments and refusals (nil: none).
 	Metrics *Metrics
-	// Now is the clock for enrollment timestamps (time.Now).
-	Now    func() time.Time
+	// Clock times enrollments, contacts, certificates and the long
+	// poll (the real clock when nil).
+	Clock  clockwork.Clock
 	Logger *slog.Logger
 }
 
@@ -146,8 +148,8 @@ func (c Config) withDefaults() Config {
 	if c.LogEvery == 0 {
 		c.LogEvery = time.Minute
 	}
-	if c.Now == nil {
-		c.Now = time.Now
+	if c.Clock == nil {
+		c.Clock = clockwork.NewRealClock()
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

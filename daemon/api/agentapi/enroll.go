@@ -36,7 +36,7 @@ func (a *API) enroll(w http.ResponseWriter, r *http.Request) {
 
 func (a *API) enrollOnce(r *http.Request) (wire.CertResponse, bool, error) {
 	const op = "agentapi.enroll"
-	if ok, after := a.enrollers.allow(r, a.cfg.Now()); !ok {
+	if ok, after := a.enrollers.allow(r, a.cfg.Clock.Now()); !ok {
 		return wire.CertResponse{}, false, problem.TooManyRequests(op, after)
 	}
 	var req wire.EnrollRequest
@@ -87,7 +87,7 @@ func enrollResult(err error, replayed bool) string {
 
 // logEnrollFailure logs a failed enrollment once per result a minute.
 func (a *API) logEnrollFailure(r *http.Request, result string, err error) {
-	if a.enrollLog.Allow(result, a.cfg.Now(), a.cfg.LogEvery) {
+	if a.enrollLog.Allow(result, a.cfg.Clock.Now(), a.cfg.LogEvery) {
 		a.cfg.Logger.Warn("agent enrollment refused", "component", "agentapi", "result", result,
 			"remote", r.RemoteAddr, "err", err)
 	}
@@ -129,7 +129,7 @@ func (a *API) reissue(r *http.Request, nodeID string, csrDER []byte) (wire.CertR
 	cert, err := x509.ParseCertificate(n.AgentCert)
 	csr, cerr := x509.ParseCertificateRequest(csrDER)
 	if err != nil || cerr != nil || !bytes.Equal(cert.RawSubjectPublicKeyInfo, csr.RawSubjectPublicKeyInfo) ||
-		!a.cfg.Now().Before(cert.NotAfter) {
+		!a.cfg.Clock.Now().Before(cert.NotAfter) {
 		return wire.CertResponse{}, false
 	}
 	return a.certResponse(cert), true
@@ -162,7 +162,7 @@ func keyID(csrDER []byte) string {
 // keepInventory stores the bill of materials the agent sent with its
 // enrollment on the node, for the workflow to judge (lifecycle.NodeInventory.Enrolled).
 func (a *API) keepInventory(r *http.Request, req wire.EnrollRequest) error {
-	now := a.cfg.Now()
+	now := a.cfg.Clock.Now()
 	_, err := a.cfg.Store.UpdateNode(r.Context(), req.NodeID, func(n *lifecycle.Node) error {
 		if n.Inventory == nil {
 			n.Inventory = &lifecycle.NodeInventory{}

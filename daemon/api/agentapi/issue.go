@@ -23,7 +23,7 @@ func (a *API) issue(r *http.Request, csr []byte, nodeID string, enrolling bool) 
 	if err != nil {
 		return wire.CertResponse{}, lifecycle.Wrap(lifecycle.CodeInternal, op, err)
 	}
-	now := a.cfg.Now()
+	now := a.cfg.Clock.Now()
 	n, err := a.cfg.Store.UpdateNode(r.Context(), nodeID, func(n *lifecycle.Node) error {
 		if enrolling {
 			n.EnrolledAt = &now

@@ -91,7 +91,7 @@ func runFleet(t *testing.T, e *agentenv.Env, nodes []string, certs []*tls.Certif
 	var wg sync.WaitGroup
 	errs := make(chan error, len(nodes))
 	for i := range nodes {
-		c, err := mtls.New(e.URL, e.PKI.CABundlePEM())
+		c, err := mtls.New(e.URL, e.PKI.CABundlePEM(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

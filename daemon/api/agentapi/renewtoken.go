@@ -40,7 +40,7 @@ func (a *API) renewToken(w http.ResponseWriter, r *http.Request) {
 
 func (a *API) renewTokenOnce(r *http.Request) (wire.TokenRenewResponse, string, error) {
 	const op = "agentapi.renewToken"
-	if ok, after := a.enrollers.allow(r, a.cfg.Now()); !ok {
+	if ok, after := a.enrollers.allow(r, a.cfg.Clock.Now()); !ok {
 		return wire.TokenRenewResponse{}, "", problem.TooManyRequests(op, after)
 	}
 	var req wire.TokenRenewRequest
@@ -68,7 +68,7 @@ func (a *API) renewStored(r *http.Request, op string, req wire.TokenRenewRequest
 		var pol lifecycle.SitePolicy
 		if pol, err = a.cfg.Store.GetSitePolicy(r.Context(), n.SiteID); err == nil {
 			next := lifecycle.EnrollmentToken{Hash: req.NextTokenHash, NodeID: n.ID,
-				ExpiresAt: a.cfg.Now().Add(time.Duration(pol.EnrollmentTokenTTLSeconds) * time.Second)}
+				ExpiresAt: a.cfg.Clock.Now().Add(time.Duration(pol.EnrollmentTokenTTLSeconds) * time.Second)}
 			next, err = a.cfg.Store.RenewEnrollmentToken(r.Context(), a.cfg.Authority.HashToken(req.Token), n.ID, next)
 			return next.ExpiresAt, renewErr(op, err)
 		}

@@ -26,7 +26,9 @@ func (a *API) wait(w http.ResponseWriter, r *http.Request, n lifecycle.Node) {
 	}
 	a.cfg.Metrics.heartbeat()
 	// The listener's write timeout counts from the request; a long poll
-	// holds its answer for up to d, so it moves its own deadline.
+	// holds its answer for up to d, so it moves its own deadline. Both
+	// are wall-clock time, as the connection's deadlines are: a poll timed
+	// on another clock could outlive its write deadline.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d + a.cfg.WriteTimeout))
 	timer := time.NewTimer(d)
 	defer timer.Stop()

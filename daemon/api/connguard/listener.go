@@ -70,7 +70,7 @@ func (l *Listener) acceptLoop() {
 				l.err = fmt.Errorf("connguard: %w", net.ErrClosed)
 				return
 			}
-			time.Sleep(backoff) // out of descriptors and the like: wait, as net/http does
+			l.o.Clock.Sleep(backoff) // out of descriptors and the like: wait, as net/http does
 			backoff = min(2*backoff, time.Second)
 			continue
 		}

@@ -3,6 +3,8 @@ package connguard
 import (
 	"crypto/tls"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // Refusal reasons, the values passed to Options.OnRefuse; a bounded set.
@@ -35,6 +37,9 @@ type Options struct {
 	TLS *tls.Config
 	// OnRefuse, when set, is called with the reason of every refusal.
 	OnRefuse func(reason string)
+	// Clock times the pause after a failed accept (the real clock when
+	// nil); the handshake's bound is the connection's own deadline.
+	Clock clockwork.Clock
 }
 
 // WithDefaults fills every zero field with its default.
@@ -50,6 +55,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.HandshakeTimeout == 0 {
 		o.HandshakeTimeout = 10 * time.Second
+	}
+	if o.Clock == nil {
+		o.Clock = clockwork.NewRealClock()
 	}
 	if o.OnRefuse == nil {
 		o.OnRefuse = func(string) {}

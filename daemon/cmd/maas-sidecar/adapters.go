@@ -9,12 +9,13 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/secrets"
 	"github.com/gpuaas/maas-sidecar/daemon/workflow"
 	"github.com/gpuaas/maas-sidecar/ipmi"
+	"github.com/jonboulle/clockwork"
 )
 
 // openSecrets returns the secret backend the daemon reads and, when Vault
 // is configured, the Vault client itself (the admin API writes credentials
 // through it and its Run keeps the token renewed).
-func openSecrets(cfg config.Config, m *secrets.Metrics, log *slog.Logger) (secrets.Backend, *secrets.Vault, error) {
+func openSecrets(cfg config.Config, m *secrets.Metrics, clock clockwork.Clock, log *slog.Logger) (secrets.Backend, *secrets.Vault, error) {
 	v := cfg.Vault
 	if v.Address == "" {
 		log.Warn("no Vault configured (vault.address): site credentials cannot be read or written")
@@ -22,7 +23,7 @@ func openSecrets(cfg config.Config, m *secrets.Metrics, log *slog.Logger) (secre
 	}
 	vault, err := secrets.NewVault(secrets.VaultConfig{Address: v.Address, Namespace: v.Namespace, CACertFile: v.CACertFile,
 		TokenFile: v.TokenFile, RoleIDFile: v.RoleIDFile, SecretIDFile: v.SecretIDFile},
-		secrets.VaultOptions{Log: log.With("component", "vault"), Metrics: m})
+		secrets.VaultOptions{Log: log.With("component", "vault"), Metrics: m, Clock: clock})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -32,9 +33,9 @@ func openSecrets(cfg config.Config, m *secrets.Metrics, log *slog.Logger) (secre
 // openPower returns direct BMC access through bmclib. A bad ipmi.* key
 // stops the daemon; a host without ipmitool gets a Power that says so to
 // the one stage that needs it (PXE discovery).
-func openPower(cfg config.Config, m *ipmi.Metrics, log *slog.Logger) (workflow.Power, error) {
+func openPower(cfg config.Config, m *ipmi.Metrics, clock clockwork.Clock, log *slog.Logger) (workflow.Power, error) {
 	c, err := ipmi.New(ipmi.Config{Providers: cfg.IPMI.Providers, CipherSuite: cfg.IPMI.CipherSuite, Timeout: cfg.IPMI.Timeout},
-		ipmi.Options{Log: log.With("component", "ipmi"), Metrics: m})
+		ipmi.Options{Log: log.With("component", "ipmi"), Metrics: m, Clock: clock})
 	if lifecycle.ErrorCode(err) == lifecycle.CodeInvalid {
 		return nil, err
 	}
@@ -62,12 +63,12 @@ func reachability(c config.Connectivity) workflow.Reachability {
 
 // productionAdapters are Vault (when configured), bmclib and the TCP
 // reachability check.
-func productionAdapters(cfg config.Config, m adapterMetrics, log *slog.Logger) (adapters, error) {
-	sec, vault, err := openSecrets(cfg, m.vault, log)
+func productionAdapters(cfg config.Config, m adapterMetrics, clock clockwork.Clock, log *slog.Logger) (adapters, error) {
+	sec, vault, err := openSecrets(cfg, m.vault, clock, log)
 	if err != nil {
 		return adapters{}, err
 	}
-	power, err := openPower(cfg, m.bmc, log)
+	power, err := openPower(cfg, m.bmc, clock, log)
 	if err != nil {
 		return adapters{}, err
 	}

@@ -18,7 +18,7 @@ import (
 // writes (503 without Vault), the feed the MAAS webhooks and "reconcile now",
 // the store the cluster status, the config the SKU catalog.
 func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
-	cfg := admin.Config{Store: st, Runner: c.runner, Prober: maasProber{log: log}, Logger: log,
+	cfg := admin.Config{Store: st, Runner: c.runner, Prober: maasProber{log: log}, Logger: log, Clock: c.clock,
 		NotifyProver:   admin.NotifyProverFunc(pgnotify.Prove),
 		Reconciliation: c.feed, Webhooks: c.feed, Enrollment: c.pki, Cluster: st.cluster,
 		Bootstrap: c.pki, AgentURL: c.agents.url, SKUs: c.skus, Evidence: c.certs}

@@ -13,6 +13,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
+	"github.com/jonboulle/clockwork"
 )
 
 // agentListener is the agent API's TLS server and what cloud-init tells
@@ -25,7 +26,8 @@ type agentListener struct {
 
 // startAgents opens the internal CA and binds the agent API listener.
 func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentapi.EnrollHook,
-	resolve agentapi.PayloadResolver, scripts agentapi.BootstrapScripts, m *agentapi.Metrics, log *slog.Logger) (*agentListener, error) {
+	resolve agentapi.PayloadResolver, scripts agentapi.BootstrapScripts, m *agentapi.Metrics, clock clockwork.Clock,
+	log *slog.Logger) (*agentListener, error) {
 	ln, err := net.Listen("tcp", cfg.Agent.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("agent.listen: %w", err)
@@ -47,9 +49,11 @@ func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentap
 		return nil, err
 	}
 	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve, Bootstrap: scripts,
-		WriteTimeout: cfg.Agent.HTTP.WriteTimeout, Metrics: m, Logger: log.With("component", "agentapi")})
+		WriteTimeout: cfg.Agent.HTTP.WriteTimeout, Metrics: m, Clock: clock, Logger: log.With("component", "agentapi")})
+	admit := admission(cfg.Agent.Connections)
+	admit.Clock = clock
 	srv := &agentapi.Server{Listener: ln, Handler: api.Handler(), TLS: tc, ShutdownTimeout: cfg.ShutdownTimeout,
-		Limits: limits(cfg.Agent.HTTP), Admission: admission(cfg.Agent.Connections), Metrics: m, Logger: log.With("component", "agentapi")}
+		Limits: limits(cfg.Agent.HTTP), Admission: admit, Metrics: m, Logger: log.With("component", "agentapi")}
 	log.Info("agent listener bound", "addr", ln.Addr().String(), "url", u)
 	return &agentListener{api: api, server: srv, url: u}, nil
 }
@@ -67,7 +71,12 @@ func agentURL(cfg config.Config, addr net.Addr) string {
 // openPKI opens (or creates at first start) the internal CA and the
 // task-signing key under the state directory.
 func openPKI(stateDir string) (*pki.PKI, error) {
-	return pki.Open(pki.Options{Dir: filepath.Join(stateDir, "pki")})
+	return openPKIOn(stateDir, clockwork.NewRealClock())
+}
+
+// openPKIOn is openPKI on the daemon's clock.
+func openPKIOn(stateDir string, clock clockwork.Clock) (*pki.PKI, error) {
+	return pki.Open(pki.Options{Dir: filepath.Join(stateDir, "pki"), Clock: clock})
 }
 
 // run serves the agent API until ctx ends.

@@ -5,10 +5,10 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/gpuaas/maas-sidecar/daemon/store/certledger"
+	"github.com/jonboulle/clockwork"
 )
 
 // certService issues the clean certificates with the site key kept in
@@ -22,7 +22,7 @@ type certService struct {
 
 // newCertService loads (or creates, on first start) the site key in
 // pkiDir; the store must keep a certificate ledger (both backends do).
-func newCertService(pkiDir string, st daemonStore) (*certService, error) {
+func newCertService(pkiDir string, st daemonStore, clock clockwork.Clock) (*certService, error) {
 	b, ok := st.Store.(certledger.Backend)
 	if !ok {
 		return nil, fmt.Errorf("store %T keeps no certificate ledger", st.Store)
@@ -32,7 +32,7 @@ func newCertService(pkiDir string, st daemonStore) (*certService, error) {
 		return nil, err
 	}
 	l := certledger.Ledger{B: b}
-	return &certService{dir: pkiDir, Issuer: cert.Issuer{Key: key, Ledger: l, Now: time.Now}, ledger: l}, nil
+	return &certService{dir: pkiDir, Issuer: cert.Issuer{Key: key, Ledger: l, Clock: clock}, ledger: l}, nil
 }
 
 // PublicKeys returns the current public key, then the retired ones.

@@ -14,6 +14,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/logging"
+	"github.com/jonboulle/clockwork"
 )
 
 // Exit codes: 0 success, 1 the command failed, 2 the command line is wrong.
@@ -89,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		if slices.Contains(cli.Verbs(), args[0]) {
 			return cli.Main(context.Background(), args, cli.Env{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr,
-				Getenv: os.Getenv, StateDir: config.Default().StateDir})
+				Getenv: os.Getenv, StateDir: config.Default().StateDir, Clock: clockwork.NewRealClock()})
 		}
 		fmt.Fprintf(stderr, "maas-sidecar: unknown command %q\n%s", args[0], usage)
 		return exitUsage

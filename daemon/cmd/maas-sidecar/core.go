@@ -39,6 +39,7 @@ type core struct {
 	pki     *pki.PKI // enrollment tokens for the admin API
 	certs   *certService
 	skus    lifecycle.Catalog
+	clock   clockwork.Clock
 }
 
 // adapters are the outside-world ports the core runs on: Vault, bmclib
@@ -51,27 +52,28 @@ type adapters struct {
 	reach   workflow.Reachability
 	rackURL string // "" derives it from the site's MAAS URL
 	runs    []func(context.Context) error
+	clock   clockwork.Clock // the daemon's one clock
 }
 
 // buildCore wires the adapters into the runner
 // and the workflows (onboarding, decommission), the feed and the reconciler; their metrics
 // go to reg.
 func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.Registry, log *slog.Logger) (*core, error) {
-	p, err := openPKI(cfg.StateDir)
+	p, err := openPKIOn(cfg.StateDir, ad.clock)
 	if err != nil {
 		return nil, err
 	}
 	sec := secrets.NewStore(ad.secrets)
-	c := &core{secrets: ad.writer, pki: p}
+	c := &core{secrets: ad.writer, pki: p, clock: ad.clock}
 	if c.skus, err = cfg.Catalog(); err != nil {
 		return nil, err
 	}
 	sites := maas.Sites{Keys: sec, Logger: log.With("component", "maas"), Metrics: maas.NewMetrics(reg),
-		UserAgent: userAgent(cfg)}
+		UserAgent: userAgent(cfg), Clock: ad.clock}
 	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power, Reach: ad.reach,
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }, Logger: log}
-	if c.certs, err = newCertService(filepath.Join(cfg.StateDir, "pki"), st); err != nil {
+	if c.certs, err = newCertService(filepath.Join(cfg.StateDir, "pki"), st, ad.clock); err != nil {
 		return nil, err
 	}
 	deps.Certs = c.certs
@@ -84,7 +86,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	// Manual hosts fetch their bootstrap scripts through the agent API,
 	// with deps complete by the time it serves.
 	scripts := depsScripts{&deps}
-	if c.agents, err = startAgents(cfg, woken, p, hook, resolver.Resolve, scripts, agentapi.NewMetrics(reg), log); err != nil {
+	if c.agents, err = startAgents(cfg, woken, p, hook, resolver.Resolve, scripts, agentapi.NewMetrics(reg), ad.clock, log); err != nil {
 		return nil, err
 	}
 	boot := cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackages: agentPackages(cfg.Agent),
@@ -92,7 +94,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	deps.Bootstrap, deps.Scripts = boot, boot
 	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
 	leases, held := metrics.NewLeases(reg), &heldSites{}
-	c.runner = runner.New(runner.Options{Store: st, Logger: log, Holder: cfg.Holder(os.Hostname), LeaseTTL: cfg.Store.LeaseTTL,
+	c.runner = runner.New(runner.Options{Store: st, Logger: log, Clock: ad.clock, Holder: cfg.Holder(os.Hostname), LeaseTTL: cfg.Store.LeaseTTL,
 		Defs:         deps.Defs,
 		Observe:      metrics.NewStages(reg).Observe,
 		OnLease:      func(e runner.LeaseEvent) { leases.Observe(e); held.observe(e) },
@@ -100,17 +102,18 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		// An agent may enroll or report through another member's agent
 		// API, which wakes "node:<id>" there.
 		SharedWakeKeys: []string{lifecycle.NodeKey("")}})
-	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log,
+	recon := reconcile.New(reconcile.Config{Store: st, Cleaner: sites, Tasks: deps.Tasks, Logger: log, Clock: ad.clock,
 		Metrics: reconcile.NewMetrics(reg), Follows: follows(st, held)})
-	reg.MustRegister(&reconcile.Collector{Store: st, Clock: clockwork.NewRealClock(), Logger: log})
+	reg.MustRegister(&reconcile.Collector{Store: st, Clock: ad.clock, Logger: log})
 	c.feed = feed.New(feed.Config{Store: st, Connector: feedMaas{sites}, Secrets: sec,
-		Reconciler: recon, Waker: c.runner, Logger: log, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval,
+		Reconciler: recon, Waker: c.runner, Logger: log, Clock: ad.clock, Metrics: feed.NewMetrics(reg), PollInterval: cfg.PollInterval,
 		// A site created through the admin API is followed within one
 		// poll interval, not the feed's 30 s default (a store read).
 		SitesInterval: min(cfg.PollInterval, 30*time.Second),
 		Follows:       follows(st, held),
 		Listener: pglisten.Listener{Password: sec.NotifyDBPassword, RegiondConf: cfg.Notify.RegiondConf,
-			MinBackoff: cfg.Notify.MinBackoff, MaxBackoff: cfg.Notify.MaxBackoff, Logger: log.With("component", "pgnotify")}})
+			MinBackoff: cfg.Notify.MinBackoff, MaxBackoff: cfg.Notify.MaxBackoff, Logger: log.With("component", "pgnotify"),
+			Clock: ad.clock}})
 	held.changed = c.feed.Refollow
 	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
 	return c, nil

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/sync/errgroup"
@@ -32,10 +33,13 @@ func forward(ctx context.Context, f forwardFlags, log *slog.Logger) error {
 		}
 		g.Go(func() error { return srv.Run(ctx) })
 	}
+	if f.cfg.Clock == nil { // the forwarder's one clock
+		f.cfg.Clock = clockwork.NewRealClock()
+	}
 	notifier := sdnotify.New(log.With("component", "sdnotify"))
 	f.cfg.Started = func(alive func(context.Context) error) {
 		notifier.Ready()
-		g.Go(func() error { return watchdog(log, notifier, api.CheckerFunc(alive)).Run(ctx) })
+		g.Go(func() error { return watchdog(log, notifier, f.cfg.Clock, api.CheckerFunc(alive)).Run(ctx) })
 	}
 	g.Go(func() error { <-ctx.Done(); notifier.Stopping(); return nil })
 	g.Go(func() error { return notifyfwd.Run(ctx, f.cfg) })

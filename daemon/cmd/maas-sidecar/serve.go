@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"net"
 	"os"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
@@ -41,6 +43,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	log.Info("admin listener bound", "addr", ln.Addr().String())
 
+	// The daemon's one clock: every part reads and waits on time through it.
+	clock := clockwork.NewRealClock()
 	var ready api.Readiness
 	var adminSlot, consoleSlot api.Slot
 	notifier := sdnotify.New(log.With("component", "sdnotify"))
@@ -55,14 +59,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	p.Go(stageHTTP, srv.Run)
 
-	st, err := startStore(ctx, cfg, log, metrics.NewCommits(reg).Observe)
+	st, err := startStore(ctx, cfg, clock, log, metrics.NewCommits(reg).Observe)
 	if err != nil {
 		return startFailed(ctx, log, errors.Join(err, p.Stop()))
 	}
 	if st.metrics != nil {
 		p.Go(stageAdapters, st.metrics(reg))
 	}
-	site, ad, err := pickAdapters(ctx, cfg, st, reg, log)
+	site, ad, err := pickAdapters(ctx, cfg, st, reg, clock, log)
 	var c *core
 	if err == nil {
 		c, err = buildCore(cfg, st, ad, reg, log)
@@ -80,16 +84,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	for _, run := range ad.runs {
 		p.Go(stageAdapters, run)
 	}
-	if post := eventPoster(cfg, st, reg, log); post != nil {
+	if post := eventPoster(cfg, st, reg, clock, log); post != nil {
 		p.Go(stageAdapters, post)
 	}
 	adminH := adminAPI(st, c, log)
 	adminSlot.Set(adminH)
-	consoleSlot.Set(console.New(console.Deps{Admin: adminH, Tokens: st, Logger: log.With("component", "console"),
+	consoleSlot.Set(console.New(console.Deps{Admin: adminH, Tokens: st, Logger: log.With("component", "console"), Clock: clock,
 		PublicOrigin: cfg.Console.PublicOrigin, Metrics: console.NewMetrics(reg)}))
 	ready.Serve(readyCheck(st.Check, c.feed.Check))
 	notifier.Ready()
-	p.Go(stageCore, watchdog(log, notifier, api.CheckerFunc(st.Live)).Run)
+	p.Go(stageCore, watchdog(log, notifier, clock, api.CheckerFunc(st.Live)).Run)
 	log.Info("maas-sidecar ready")
 	if site != nil {
 		if demo := devWelcome(cfg, site, ln.Addr().String(), log); demo != nil {
@@ -145,23 +149,30 @@ func prepareStateDir(dir string) error {
 	return nil
 }
 
-func watchdog(log *slog.Logger, n *sdnotify.Notifier, c api.Checker) *sdnotify.Watchdog {
+func watchdog(log *slog.Logger, n *sdnotify.Notifier, clock clockwork.Clock, c api.Checker) *sdnotify.Watchdog {
 	interval, err := sdnotify.WatchdogInterval()
 	if err != nil {
 		log.Warn("ignoring the systemd watchdog settings", "err", err)
 	}
-	return &sdnotify.Watchdog{Interval: interval, Check: c.Check, Notifier: n, Logger: log.With("component", "watchdog")}
+	return &sdnotify.Watchdog{Interval: interval, Check: c.Check, Notifier: n, Logger: log.With("component", "watchdog"),
+		Clock: clock}
 }
 
 // pickAdapters returns the simulated site's ports in dev mode, else the
 // production ones. The Vault and BMC metrics are registered in both
 // modes (at zero where no Vault or BMC is used), so that the dashboard
 // and the alert rules find the same series everywhere.
-func pickAdapters(ctx context.Context, cfg config.Config, st daemonStore, reg prometheus.Registerer, log *slog.Logger) (*devSite, adapters, error) {
+func pickAdapters(ctx context.Context, cfg config.Config, st daemonStore, reg prometheus.Registerer, clock clockwork.Clock,
+	log *slog.Logger) (*devSite, adapters, error) {
 	m := adapterMetrics{vault: secrets.NewMetrics(reg), bmc: ipmi.NewMetrics(reg)}
+	var site *devSite
+	var ad adapters
+	var err error
 	if cfg.Dev {
-		return devAdapters(ctx, cfg, st, log)
+		site, ad, err = devAdapters(ctx, cfg, st, log)
+	} else {
+		ad, err = productionAdapters(cfg, m, clock, log)
 	}
-	ad, err := productionAdapters(cfg, m, log)
-	return nil, ad, err
+	ad.clock = clock
+	return site, ad, err
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
@@ -55,19 +56,20 @@ var errNoQuorum = errors.New("the store has no quorum: this member cannot reach 
 // to onCommit) and makes sure this daemon's admin token exists; on
 // failure nothing stays open. With a shared store each daemon keeps its
 // own bootstrap token, bootstrap-<daemon name>.
-func startStore(ctx context.Context, cfg config.Config, log *slog.Logger, onCommit func(time.Duration)) (daemonStore, error) {
+func startStore(ctx context.Context, cfg config.Config, clock clockwork.Clock, log *slog.Logger, onCommit func(time.Duration)) (daemonStore, error) {
 	holder := cfg.Holder(os.Hostname)
 	var st daemonStore
 	var err error
 	switch cfg.Store.Backend {
 	case config.BackendDqlite:
-		st, err = openDqlite(ctx, cfg, holder, log)
+		st, err = openDqlite(ctx, cfg, holder, clock, log)
 	default:
 		st.cluster = singleStore{daemon: holder}
 		st.Store, err = bolt.Open(filepath.Join(cfg.StateDir, bolt.FileName), bolt.Options{
 			Logger:      log.With("component", "store"),
 			LockTimeout: cfg.StoreLockTimeout,
 			OnCommit:    onCommit,
+			Now:         clock.Now,
 		})
 	}
 	if err != nil {
@@ -77,7 +79,8 @@ func startStore(ctx context.Context, cfg config.Config, log *slog.Logger, onComm
 	if cfg.Store.Shared() {
 		name = admintoken.BootstrapName(holder)
 	}
-	_, err = admintoken.Ensure(ctx, st, admintoken.Options{Dir: cfg.StateDir, Name: name, Logger: log.With("component", "admintoken")})
+	_, err = admintoken.Ensure(ctx, st, admintoken.Options{Dir: cfg.StateDir, Name: name, Clock: clock,
+		Logger: log.With("component", "admintoken")})
 	if err != nil {
 		return daemonStore{}, errors.Join(err, st.Close())
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/jonboulle/clockwork"
 )
 
 // DqliteDir is the dqlite member's data directory inside state_dir.
@@ -34,9 +35,9 @@ const peerCheckTimeout = 3 * time.Second
 // member of store.dqlite.join that answers must present a certificate of
 // the same CA carrying the same task-signing key: the agents trust one CA
 // and one signing key whichever daemon serves them.
-func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog.Logger) (daemonStore, error) {
+func openDqlite(ctx context.Context, cfg config.Config, holder string, clock clockwork.Clock, log *slog.Logger) (daemonStore, error) {
 	d := cfg.Store.Dqlite
-	p, err := openPKI(cfg.StateDir)
+	p, err := openPKIOn(cfg.StateDir, clock)
 	if err != nil {
 		return daemonStore{}, err
 	}
@@ -59,7 +60,7 @@ func openDqlite(ctx context.Context, cfg config.Config, holder string, log *slog
 	defer cancel()
 	log.Info("starting dqlite member", "address", d.Address, "join", d.Join, "dir", dir)
 	st, err := dqlite.Open(octx, dir, dqlite.Options{Address: d.Address, Join: d.Join,
-		TLS: peerTLS, Replica: filepath.Join(cfg.StateDir, ReplicaFile),
+		TLS: peerTLS, Replica: filepath.Join(cfg.StateDir, ReplicaFile), Now: clock.Now,
 		Logger: log.With("component", "store")})
 	if err != nil {
 		return daemonStore{}, err

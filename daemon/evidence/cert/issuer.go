@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // ErrMoved is a Ledger's answer when the node's last certificate or the
@@ -40,7 +41,7 @@ type Ledger interface {
 type Issuer struct {
 	Key    Signer
 	Ledger Ledger
-	Now    func() time.Time
+	Clock  clockwork.Clock // dates the signed log heads
 }
 
 // Issue signs c as the node's next certificate, naming its previous one,
@@ -64,7 +65,7 @@ func (is Issuer) issue(ctx context.Context, site, runID string, c Certificate) (
 		return Record{}, err
 	}
 	entry := LogEntry{Index: size, Certificate: digest, NodeID: c.Node.NodeID, Hash: EntryHash(hash, size, digest, c.Node.NodeID)}
-	head, err := SignHead(ctx, is.Key, LogHead{Site: site, Size: size + 1, Head: entry.Hash, Time: is.Now().UTC()})
+	head, err := SignHead(ctx, is.Key, LogHead{Site: site, Size: size + 1, Head: entry.Hash, Time: is.Clock.Now().UTC()})
 	if err != nil {
 		return Record{}, err
 	}

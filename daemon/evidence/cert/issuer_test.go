@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
+	"github.com/jonboulle/clockwork"
 )
 
 // ledger keeps records in memory with the Ledger contract's checks.
@@ -77,7 +77,7 @@ func (l *ledger) byRun(run string) (cert.Record, bool) {
 
 func TestIssuedCertificatesChainPerNodeAndLogPerSite(t *testing.T) {
 	s, l := newKey(t, 0), &ledger{}
-	is := cert.Issuer{Key: s, Ledger: l, Now: func() time.Time { return t0 }}
+	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
 	var a [][]byte
 	for i, node := range []string{"node-7", "node-9", "node-7", "node-7"} {
 		c := sample("ignored", i)
@@ -105,7 +105,7 @@ func TestIssuedCertificatesChainPerNodeAndLogPerSite(t *testing.T) {
 
 func TestIssueRefusesWhenTheLedgerMoved(t *testing.T) {
 	s, l := newKey(t, 0), &ledger{}
-	is := cert.Issuer{Key: s, Ledger: l, Now: func() time.Time { return t0 }}
+	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
 	l.before = func() { // another issuer records first
 		l.before = nil
 		if _, err := is.Issue(context.Background(), "site-1", sample("", 1)); err != nil {
@@ -125,7 +125,7 @@ func TestIssueRefusesWhenTheLedgerMoved(t *testing.T) {
 // another issuer is retried, not failed.
 func TestIssueRunIsOncePerRunAndRetriesAMovedLedger(t *testing.T) {
 	s, l := newKey(t, 0), &ledger{}
-	is := cert.Issuer{Key: s, Ledger: l, Now: func() time.Time { return t0 }}
+	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
 	l.before = func() {
 		l.before = nil
 		if _, err := is.IssueRun(context.Background(), "site-1", "run-other", sample("", 1)); err != nil {

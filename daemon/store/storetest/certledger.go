@@ -36,7 +36,7 @@ func (e *env) issuer() (cert.Issuer, certledger.Ledger) {
 	_, key, err := ed25519.GenerateKey(bytes.NewReader(bytes.Repeat([]byte{7}, 64)))
 	e.must(err)
 	l := certledger.Ledger{B: b}
-	return cert.Issuer{Key: cert.Signer{Key: key}, Ledger: l, Now: e.clock.Now}, l
+	return cert.Issuer{Key: cert.Signer{Key: key}, Ledger: l, Clock: e.clock}, l
 }
 
 func certOf(node, mode string) cert.Certificate {
