@@ -19,7 +19,21 @@ func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.maas.Machine(ctx, c.Run.MaasSystemID)
+	return takeBack(ctx, s.maas, c.Run.MaasSystemID, true)
+}
+
+// machineReleaser reads a machine and takes it back.
+type machineReleaser interface {
+	Releaser
+	Machine(ctx context.Context, systemID string) (lifecycle.Machine, error)
+}
+
+// takeBack brings sid back to Ready from where MAAS has it now. A deploy
+// that ends between the read and the abort makes MAAS refuse the abort
+// (409, the machine is Deployed or Failed deployment by then): the
+// machine is read again and released from there, once.
+func takeBack(ctx context.Context, r machineReleaser, sid string, mayRetry bool) error {
+	m, err := r.Machine(ctx, sid)
 	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
 		return nil
 	}
@@ -28,12 +42,16 @@ func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 	}
 	switch m.Status {
 	case lifecycle.MaasDeploying:
-		if err := abort(ctx, s.maas, m.SystemID); err != nil {
+		err := abort(ctx, r, m.SystemID)
+		if lifecycle.ErrorCode(err) == lifecycle.CodeConflict && mayRetry {
+			return takeBack(ctx, r, sid, false)
+		}
+		if err != nil {
 			return err
 		}
-		return release(ctx, s.maas, m.SystemID)
+		return release(ctx, r, m.SystemID)
 	case lifecycle.MaasDeployed, lifecycle.MaasFailedDeployment, lifecycle.MaasAllocated:
-		return release(ctx, s.maas, m.SystemID)
+		return release(ctx, r, m.SystemID)
 	}
 	return nil
 }
