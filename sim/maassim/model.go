@@ -4,7 +4,8 @@ import "time"
 
 // machine is one MAAS machine record. Every field is guarded by Sim.mu.
 type machine struct {
-	seq                      int // creation order, the order of machines/
+	seq                      int           // creation order, the order of machines/
+	ownTime                  time.Duration // MAAS's own time on ended operations (OwnTime)
 	systemID, hostname       string
 	description, arch        string
 	status, prevStatus       Status

@@ -22,6 +22,7 @@ type timer struct {
 	sid  string
 	gen  int
 	kind timerKind
+	dur  time.Duration // scaled: how long MAAS itself takes
 }
 
 type timerHeap []timer
@@ -40,7 +41,8 @@ func (h *timerHeap) Pop() any {
 // schedule arms a timer for m that fires d (unscaled) after from, unless m
 // changes status first.
 func (s *Sim) schedule(m *machine, kind timerKind, from time.Time, d time.Duration) {
-	heap.Push(&s.timers, timer{at: from.Add(s.scaled(d)), sid: m.systemID, gen: m.gen, kind: kind})
+	sd := s.scaled(d)
+	heap.Push(&s.timers, timer{at: from.Add(sd), sid: m.systemID, gen: m.gen, kind: kind, dur: sd})
 }
 
 // settleLocked fires every due timer, oldest first. Timers chain from the
@@ -53,6 +55,9 @@ func (s *Sim) settleLocked() []powerIntent {
 		m := s.machines[t.sid]
 		if m == nil || m.gen != t.gen {
 			continue
+		}
+		if t.kind != tFailTimeout {
+			m.ownTime += t.dur
 		}
 		intents = append(intents, s.complete(m, t.kind, t.at)...)
 	}
@@ -83,4 +88,17 @@ func (s *Sim) complete(m *machine, kind timerKind, at time.Time) []powerIntent {
 		}
 	}
 	return nil
+}
+
+// OwnTime is how long MAAS itself spent on sid's operations that have
+// ended (commissioning, testing, deployment, release, erase), at the
+// simulator's speed: what a benchmark subtracts to see what its client
+// added.
+func (s *Sim) OwnTime(sid string) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.machines[sid]; m != nil {
+		return m.ownTime
+	}
+	return 0
 }
