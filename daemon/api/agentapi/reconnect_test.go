@@ -42,7 +42,7 @@ type agentTally struct {
 func TestThousandAgentsReconnectingAtOnceAreEachServedTheirTaskOnceInBoundedMemory(t *testing.T) {
 	// every agent of this process dials from 127.0.0.1: the per-source cap
 	// and the unauthenticated share are lifted (flood_test.go holds them)
-	e := agentenv.New(t, agentenv.Options{Lease: 2 * time.Minute, MaxWait: 2 * time.Second,
+	e := agentenv.New(t, agentenv.Options{Lease: 5 * time.Minute, MaxWait: 2 * time.Second,
 		Admission: connguard.Options{PerSource: 2 * stampede, UnauthenticatedPercent: 100}})
 	nodes, certs, tasks := make([]string, stampede), make([]*tls.Certificate, stampede), map[string]string{}
 	for i := range nodes {
@@ -85,7 +85,10 @@ func TestThousandAgentsReconnectingAtOnceAreEachServedTheirTaskOnceInBoundedMemo
 // runFleet starts every agent at once and waits for all of them.
 func runFleet(t *testing.T, e *agentenv.Env, nodes []string, certs []*tls.Certificate) *agentTally {
 	tally := &agentTally{deliveries: map[string]int{}}
-	ctx, cancel := context.WithTimeout(e.Ctx, 40*time.Second)
+	// The bound is for a fleet that never gets served, not a speed
+	// target (the benchmark measures that): a loaded 2-core machine under
+	// the race detector has taken over 60 s.
+	ctx, cancel := context.WithTimeout(e.Ctx, 3*time.Minute)
 	defer cancel()
 	start := make(chan struct{})
 	var wg sync.WaitGroup
