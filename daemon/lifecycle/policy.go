@@ -42,6 +42,10 @@ type SitePolicy struct {
 	DCGMLevelReimage    int            `json:"dcgm_level_reimage,omitempty"`
 	DCGMLevelOnboarding int            `json:"dcgm_level_onboarding,omitempty"`
 	DCGMTimeoutSeconds  map[string]int `json:"dcgm_timeout_seconds,omitempty"`
+	// OnboardingAcceptance runs node.validate_clean in mode
+	// onboarding_acceptance (DCGM at dcgm_level_onboarding) on the
+	// enrolled host before a MAAS onboarding moves the node active.
+	OnboardingAcceptance bool `json:"onboarding_acceptance,omitempty"`
 	// TenantDrives names the tenant data drives: erased by storage
 	// cleanup drives, and carrying the canaries of a reimage's MAAS
 	// erase. Nil: no drive is a tenant drive.
