@@ -3,6 +3,7 @@ package workflow_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -94,5 +95,28 @@ func TestOnboardingAcceptanceFailureQuarantines(t *testing.T) {
 	}
 	if task := s.runTasks(r.NodeID, id)[lifecycle.TaskValidateClean]; task.Result == nil || len(task.Result.Evidence) == 0 {
 		t.Fatalf("no acceptance evidence on the run's task: %+v", task)
+	}
+}
+
+// On the real agent of a simulated host the acceptance runs the real
+// validation in mode onboarding_acceptance; the bare simulated host has
+// no /etc/passwd, which the validation fails (tenant_users), so the node
+// is quarantined instead of going active, with that evidence.
+func TestOnboardingAcceptanceWithTheRealAgent(t *testing.T) {
+	s := acceptanceSite(t)
+	withRealAgents(t, s)
+	id := s.onboard("c09u52", "10.176.16.140")
+	r := s.wait(id, 60*time.Second)
+	if r.FailureClass != lifecycle.FailOnboardingAcceptance || !strings.Contains(r.ErrorMessage, "tenant_users") {
+		t.Fatalf("%s/%s at %s: %s\n%s", r.Status, r.FailureClass, r.CurrentStage, r.ErrorMessage, s.events(id))
+	}
+	task := s.runTasks(r.NodeID, id)[lifecycle.TaskValidateClean]
+	var ev wire.Evidence
+	if task.Result == nil || json.Unmarshal(task.Result.Evidence, &ev) != nil || ev.Mode != wire.ModeOnboardingAcceptance ||
+		ev.Diag == nil || ev.Diag.State != "no_gpus" {
+		t.Fatalf("acceptance evidence = %+v (task %+v)", ev, task.Result)
+	}
+	if n := s.node(r.NodeID); n.Status != lifecycle.NodeQuarantined {
+		t.Fatalf("node %s", n.Status)
 	}
 }
