@@ -28,6 +28,11 @@ nvidia-smi --help-query-gpu >"$OUT/help-query-gpu.txt" 2>&1
 nvidia-smi -q -x >"$OUT/nvidia-smi-q.xml" 2>&1
 nvidia-smi nvlink -s >"$OUT/nvlink-s.txt" 2>&1
 nvidia-smi nvlink -e >"$OUT/nvlink-e.txt" 2>&1
+# The NVSwitch fabric as the scrub judges it (Completed/Success, or Not
+# supported on boards without NVSwitch), and the boot id the reboot
+# fallback compares across a reboot.
+nvidia-smi --query-gpu=index,fabric.state,fabric.status --format=csv >"$OUT/fabric.txt" 2>&1
+cat /proc/sys/kernel/random/boot_id >"$OUT/boot-id.txt" 2>&1
 # The settings the scrub restores and the driver's client units it stops
 # and starts again, before and after the scrub.
 settings() {

@@ -8,7 +8,10 @@ import "time"
 // values before and after, and why each part passed or failed. The daemon
 // keeps it with the decommission as the node's clean certificate.
 type Evidence struct {
-	Task        string        `json:"task"`
+	Task string `json:"task"`
+	// Mode is the task's mode when it has one (node.validate_clean's
+	// onboarding_acceptance).
+	Mode        string        `json:"mode,omitempty"`
 	Passed      bool          `json:"passed"`
 	CollectedAt time.Time     `json:"collected_at"`
 	Checks      []Check       `json:"checks,omitempty"`

@@ -71,4 +71,11 @@ type ValidateCleanPayload struct {
 	// the validation lists the kernel log's Xid events from then on and
 	// they raise the DCGM level; absent, it reads no kernel log.
 	TenancySince *time.Time `json:"tenancy_since,omitempty"`
+	// Mode is "" for a turnover's validation or ModeOnboardingAcceptance
+	// for the check before a node first goes active; the evidence says it.
+	Mode string `json:"mode,omitempty"`
 }
+
+// ModeOnboardingAcceptance is the node.validate_clean mode of the
+// onboarding acceptance check.
+const ModeOnboardingAcceptance = "onboarding_acceptance"

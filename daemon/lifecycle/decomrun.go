@@ -8,6 +8,7 @@ const (
 	defaultReleaseTimeout   = 4 * 3600
 	defaultPowerOffTimeout  = 600
 	defaultAgentTaskTimeout = 900
+	defaultRebootTimeout    = 1200
 )
 
 func orDefault(v, def int) int {

@@ -22,6 +22,9 @@ const (
 	// and a node that failed clean validation and was quarantined.
 	FailAgentTask         FailureClass = "agent_task_failure"
 	FailCleanupValidation FailureClass = "cleanup_validation_failure"
+	// FailOnboardingAcceptance: the onboarding acceptance check failed
+	// and the node is quarantined instead of going active.
+	FailOnboardingAcceptance FailureClass = "onboarding_acceptance_failure"
 )
 
 // Handling is a failure class's default treatment.
@@ -68,6 +71,8 @@ var handlings = map[FailureClass]Handling{
 		"the node agent failed a task or did not take it in time; check the host and its agent, then retry the stage"},
 	FailCleanupValidation: {false, 1, false, JobFailedManualIntervention, ActionRetryStage,
 		"the node failed clean validation and is quarantined; read the task evidence, clean the host, then retry the stage"},
+	FailOnboardingAcceptance: {false, 1, false, JobFailedManualIntervention, ActionRetryStage,
+		"the new node failed its acceptance check and is quarantined; read the task evidence, repair the host, then retry the stage"},
 }
 
 // FailureClasses lists every class.
@@ -75,6 +80,7 @@ var FailureClasses = []FailureClass{
 	FailInputConfig, FailSiteCapabilityMissing, FailUpstreamTransient, FailBMCPower,
 	FailPXEDiscovery, FailHardwareMismatch, FailDeployCloudInit, FailPostDeployConnectivity,
 	FailHardwareSync, FailAgentEnrollment, FailStateAmbiguity, FailAgentTask, FailCleanupValidation,
+	FailOnboardingAcceptance,
 }
 
 // Valid reports whether c is a known class.

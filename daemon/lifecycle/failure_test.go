@@ -24,6 +24,7 @@ func TestFailureClassDefaultHandling(t *testing.T) {
 		{FailStateAmbiguity, false, 1, JobFailedManualIntervention, ActionAdoptObservedState},
 		{FailAgentTask, false, 1, JobFailedManualIntervention, ActionRetryStage},
 		{FailCleanupValidation, false, 1, JobFailedManualIntervention, ActionRetryStage},
+		{FailOnboardingAcceptance, false, 1, JobFailedManualIntervention, ActionRetryStage},
 	}
 	if len(cases) != len(FailureClasses) {
 		t.Fatalf("table covers %d classes, domain has %d", len(cases), len(FailureClasses))

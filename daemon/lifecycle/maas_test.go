@@ -79,8 +79,8 @@ func TestExpectedMaasState(t *testing.T) {
 }
 
 func TestStageSpecs(t *testing.T) {
-	if len(OnboardingStages) != 16 || len(DecommissionStages) != 13 {
-		t.Fatalf("catalog sizes %d/%d, want 16/13", len(OnboardingStages), len(DecommissionStages))
+	if len(OnboardingStages) != 17 || len(DecommissionStages) != 13 {
+		t.Fatalf("catalog sizes %d/%d, want 17/13", len(OnboardingStages), len(DecommissionStages))
 	}
 	for _, s := range OnboardingStages {
 		sp := SpecOf(s)

@@ -33,6 +33,9 @@ type SitePolicy struct {
 	ReleaseTimeoutSeconds   int `json:"release_timeout_seconds,omitempty"`
 	PowerOffTimeoutSeconds  int `json:"power_off_timeout_seconds,omitempty"`
 	AgentTaskTimeoutSeconds int `json:"agent_task_timeout_seconds,omitempty"`
+	// RebootTimeoutSeconds bounds the scrub's reboot fallback: from the
+	// node.reboot task until the agent reports another boot.
+	RebootTimeoutSeconds int `json:"reboot_timeout_seconds,omitempty"`
 	// DCGM diagnostics in node.validate_clean (docs/operations.md): off,
 	// the dcgmi diag level per turnover mode (0 means the default: soft
 	// reset 1, reimage and full decommission 2, onboarding acceptance 3),
@@ -42,6 +45,10 @@ type SitePolicy struct {
 	DCGMLevelReimage    int            `json:"dcgm_level_reimage,omitempty"`
 	DCGMLevelOnboarding int            `json:"dcgm_level_onboarding,omitempty"`
 	DCGMTimeoutSeconds  map[string]int `json:"dcgm_timeout_seconds,omitempty"`
+	// OnboardingAcceptance runs node.validate_clean in mode
+	// onboarding_acceptance (DCGM at dcgm_level_onboarding) on the
+	// enrolled host before a MAAS onboarding moves the node active.
+	OnboardingAcceptance bool `json:"onboarding_acceptance,omitempty"`
 	// TenantDrives names the tenant data drives: erased by storage
 	// cleanup drives, and carrying the canaries of a reimage's MAAS
 	// erase. Nil: no drive is a tenant drive.
@@ -90,6 +97,7 @@ func (p SitePolicy) TimeoutFor(key string) time.Duration {
 		"release_timeout":        orDefault(p.ReleaseTimeoutSeconds, defaultReleaseTimeout),
 		"power_off_timeout":      orDefault(p.PowerOffTimeoutSeconds, defaultPowerOffTimeout),
 		"agent_task_timeout":     orDefault(p.AgentTaskTimeoutSeconds, defaultAgentTaskTimeout),
+		"reboot_timeout":         orDefault(p.RebootTimeoutSeconds, defaultRebootTimeout),
 	}[key]
 	return time.Duration(secs) * time.Second
 }
@@ -121,6 +129,7 @@ func (p SitePolicy) Validate() error {
 		{"release_timeout_seconds", orDefault(p.ReleaseTimeoutSeconds, defaultReleaseTimeout), 60, 7 * 86400},
 		{"power_off_timeout_seconds", orDefault(p.PowerOffTimeoutSeconds, defaultPowerOffTimeout), 30, 86400},
 		{"agent_task_timeout_seconds", orDefault(p.AgentTaskTimeoutSeconds, defaultAgentTaskTimeout), 30, 86400},
+		{"reboot_timeout_seconds", orDefault(p.RebootTimeoutSeconds, defaultRebootTimeout), 60, 7200},
 	}
 	for _, b := range bounds {
 		if b.v < b.min || b.v > b.max {

@@ -22,6 +22,10 @@ const (
 	StageEnsureHardwareSync        Stage = "ensure_hardware_sync_configured"
 	StageWaitForHardwareSync       Stage = "wait_for_hardware_sync_healthy"
 	StageWaitForAgentEnrollment    Stage = "wait_for_agent_enrollment"
+	// StageOnboardingAcceptance runs the onboarding acceptance check
+	// (node.validate_clean, mode onboarding_acceptance) on the enrolled
+	// host before the node first goes active, when the policy asks.
+	StageOnboardingAcceptance Stage = "onboarding_acceptance"
 )
 
 // Decommission stages (seed 000 §5.2), plus enable_node which soft reset and
@@ -50,6 +54,7 @@ var OnboardingStages = []Stage{
 	StageEnsurePXEInterfaceAuto, StageRenderCloudInit, StageDeployViaMaas,
 	StageWaitForDeployed, StageClassifyDeployFailure, StageRecoverForDatasourceRetry,
 	StageEnsureHardwareSync, StageWaitForHardwareSync, StageWaitForAgentEnrollment,
+	StageOnboardingAcceptance,
 }
 
 // DecommissionStages is the decommission superset catalog (seed 000 §5.2).
@@ -64,4 +69,5 @@ var DecommissionStages = []Stage{
 var ConditionalStages = map[Stage]string{
 	StageClassifyDeployFailure:     "runs only when wait_for_deployed sees a failed deployment",
 	StageRecoverForDatasourceRetry: "runs only for a datasource-like failure within the policy's retry bound",
+	StageOnboardingAcceptance:      "runs only when the site policy's onboarding_acceptance is on",
 }

@@ -68,6 +68,8 @@ var stageSpecs = map[Stage]StageSpec{
 		"wait/reseed loop", CompensateLeaveDeployed), "hw_sync_health_timeout", FailHardwareSync),
 	StageWaitForAgentEnrollment: waiting(spec(StageWaitForAgentEnrollment, true, true, "maybe",
 		"may need a fresh token; adopts a late enrollment", CompensateLeaveDeployed), "enrollment_timeout", FailAgentEnrollment),
+	StageOnboardingAcceptance: spec(StageOnboardingAcceptance, true, true, "no",
+		"finds the task it queued; bounded by agent_task_timeout and the DCGM level's bound", CompensateLeaveDeployed),
 }
 
 // SpecOf returns the domain spec of s. Stages without an entry (the

@@ -25,12 +25,15 @@ const (
 	// The canary read-back around MAAS's erase (reimage).
 	TaskCanaryPlant TaskType = "node.canary_plant"
 	TaskCanaryCheck TaskType = "node.canary_check"
+	// TaskReboot reboots the host: the scrub's fallback when a GPU
+	// refused reset and something held the driver.
+	TaskReboot TaskType = "node.reboot"
 )
 
 // TaskTypes lists the catalog.
 var TaskTypes = []TaskType{
 	TaskHWSyncReseed, TaskGPUScrub, TaskValidateClean, TaskStorageCleanup, TaskDrain,
-	TaskUninstall, TaskRevokeUser, TaskTerminalClose, TaskHeartbeatCheck, TaskCanaryPlant, TaskCanaryCheck,
+	TaskUninstall, TaskRevokeUser, TaskTerminalClose, TaskHeartbeatCheck, TaskCanaryPlant, TaskCanaryCheck, TaskReboot,
 }
 
 // Valid reports whether t is in the catalog.

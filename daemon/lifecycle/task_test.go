@@ -3,15 +3,15 @@ package lifecycle
 import "testing"
 
 func TestTaskCatalog(t *testing.T) {
-	if len(TaskTypes) != 11 {
-		t.Fatalf("catalog has %d types, want the 9 of DESIGN.md §7 and the canary plant and check", len(TaskTypes))
+	if len(TaskTypes) != 12 {
+		t.Fatalf("catalog has %d types, want the 9 of DESIGN.md §7, the canary plant and check, and the reboot", len(TaskTypes))
 	}
 	for _, typ := range TaskTypes {
 		if !typ.Valid() {
 			t.Errorf("%s invalid", typ)
 		}
 	}
-	for _, bad := range []TaskType{"shell.exec", "", "node.reboot"} {
+	for _, bad := range []TaskType{"shell.exec", "", "node.exec"} {
 		if bad.Valid() {
 			t.Errorf("%q must not be a task type", bad)
 		}

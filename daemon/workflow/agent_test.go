@@ -31,7 +31,7 @@ func withRealAgents(t *testing.T, s *site) {
 	tlsCfg, err := agentapi.TLSConfig(cert, p.CABundlePEM())
 	must(t, err)
 	resolver := workflow.ReseedPayloads{Deps: s.deps, RackURL: s.srv.URL + "/MAAS"}
-	api := agentapi.New(agentapi.Config{Store: s.store, Authority: p, Signer: p, Logger: quiet(), Resolve: resolver.Resolve,
+	api := agentapi.New(agentapi.Config{Store: wakeOnResult{s.store, s.runner.Wake}, Authority: p, Signer: p, Logger: quiet(), Resolve: resolver.Resolve,
 		OnEnrolled: func(_ context.Context, n lifecycle.Node) error { s.runner.Wake(lifecycle.NodeKey(n.ID)); return nil }})
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := &agentapi.Server{Listener: ln, Handler: api.Handler(), TLS: tlsCfg, ShutdownTimeout: time.Second, Logger: quiet()}
@@ -122,4 +122,19 @@ func TestReseedThroughTheAgent(t *testing.T) {
 	if strings.Contains(string(stored.Payload), tok.TokenSecret.Reveal()) {
 		t.Fatal("the machine token reached the store")
 	}
+}
+
+// wakeOnResult wakes the runs parked on a node when its agent reports a
+// task's result, as the daemon wires the agent API.
+type wakeOnResult struct {
+	lifecycle.Store
+	wake func(key string)
+}
+
+func (w wakeOnResult) CompleteTask(ctx context.Context, nodeID, taskID string, seq uint64, res lifecycle.TaskResult) (lifecycle.AgentTask, error) {
+	t, err := w.Store.CompleteTask(ctx, nodeID, taskID, seq, res)
+	if err == nil {
+		w.wake(lifecycle.NodeKey(nodeID))
+	}
+	return t, err
 }

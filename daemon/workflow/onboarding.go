@@ -37,6 +37,7 @@ func (d Deps) Onboarding() *runner.Def {
 		st(lifecycle.StageEnsureHardwareSync, d.ensureHardwareSync, lifecycle.FailHardwareSync),
 		st(lifecycle.StageWaitForHardwareSync, d.waitForHardwareSync, lifecycle.FailHardwareSync),
 		st(lifecycle.StageWaitForAgentEnrollment, d.waitForAgentEnrollment, lifecycle.FailAgentEnrollment),
+		st(lifecycle.StageOnboardingAcceptance, d.acceptNode, lifecycle.FailOnboardingAcceptance),
 	}
 	for i := range stages {
 		switch stages[i].Stage {

@@ -44,11 +44,18 @@ func (d Deps) agentTask(ctx context.Context, c *runner.Context, typ lifecycle.Ta
 
 // taskDeadline is when the stage attempt stops waiting for the agent:
 // its start plus the site policy's agent_task_timeout.
-// A validation also has the bound of its DCGM diagnostic.
+// A validation (and the onboarding acceptance) also has the bound of
+// its DCGM diagnostic; a scrub's reboot fallback has its own.
 func taskDeadline(c *runner.Context) time.Time {
 	t := stageDeadline(c, "agent_task_timeout")
-	if c.Run.CurrentStage == lifecycle.StageValidateCleanNode {
+	if r, ok := rebootTaskDeadline(c); ok && c.Run.CurrentStage == lifecycle.StageScrubGPU {
+		t = r
+	}
+	switch c.Run.CurrentStage {
+	case lifecycle.StageValidateCleanNode:
 		t = t.Add(c.Policy.DCGMExtra())
+	case lifecycle.StageOnboardingAcceptance:
+		t = t.Add(acceptanceExtra(c.Policy))
 	}
 	return t
 }

@@ -44,8 +44,14 @@ func (d Deps) cleanupStorage(ctx context.Context, c *runner.Context) (runner.Out
 
 // scrubGPU resets every GPU through the agent (node.gpu_scrub), killing
 // compute processes the drain left. A scrub that cannot clear a GPU
-// quarantines the node.
+// quarantines the node; one whose evidence says the host needs a reboot
+// reboots it first and scrubs once more (stage_reboot.go).
 func (d Deps) scrubGPU(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
+	if s := c.Var(varReboot); s == rebootAsked || s == rebootBooting {
+		if out, back, err := d.rebootHost(ctx, c); !back {
+			return out, err
+		}
+	}
 	p := wire.GPUScrubPayload{KillProcesses: true, TenancySince: d.tenancySince(ctx, c)}
 	return d.cleanCheck(ctx, c, lifecycle.TaskGPUScrub, p, "GPUs scrubbed")
 }
@@ -101,6 +107,9 @@ func (d Deps) cleanCheck(ctx context.Context, c *runner.Context, typ lifecycle.T
 		c.SetVar(varHistoryFailed, why)
 		return runner.Done(ok + "; the tenancy's history fails the node (" + why + "): quarantined after the validation's diagnostic"), nil
 	}
+	if out, rebooting, err := d.startReboot(ctx, c, typ, t); rebooting {
+		return out, err
+	}
 	if err := d.quarantine(ctx, c); err != nil {
 		return runner.Outcome{}, err
 	}
@@ -111,6 +120,9 @@ func (d Deps) cleanCheck(ctx context.Context, c *runner.Context, typ lifecycle.T
 	msg := "the tenancy's history fails the node: " + history
 	if !passed {
 		msg = taskFailed(t).Error()
+		if typ == lifecycle.TaskGPUScrub && c.Var(varReboot) == rebootDone {
+			msg += " again after the host was rebooted"
+		}
 		if history != "" {
 			msg += "; the tenancy's history: " + history
 		}

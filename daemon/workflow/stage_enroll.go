@@ -10,8 +10,10 @@ import (
 
 // waitForAgentEnrollment waits for the agent to enroll (the agent API
 // wakes NodeKey; an expired token is renewed once: awaitEnrollment),
-// then, the health checks behind it, moves the node enrolling -> active.
-// A node already active is a late success, adopted.
+// then, the health checks behind it, moves the node enrolling -> active,
+// or, when the site policy asks for onboarding acceptance, leaves that
+// move to onboarding_acceptance (acceptNode). A node already active is a
+// late success, adopted.
 func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
 	if err != nil {
@@ -26,6 +28,8 @@ func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (ru
 	case n.Status != lifecycle.NodeEnrolling:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "agent enrolled but node %s is %s", n.ID, n.Status))
+	case c.Policy.OnboardingAcceptance:
+		return runner.Done("agent enrolled; the onboarding acceptance check runs next"), nil
 	}
 	return d.activate(ctx, c, n)
 }

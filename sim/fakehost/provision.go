@@ -46,6 +46,7 @@ func Provision(root string, s Spec) error {
 		"/proc/1/status":                      Status(1, "systemd", 0, "S"),
 		"/home/" + s.DeployUser + "/.profile": "# ~/.profile\n",
 		hostinfo.MountinfoPath:                baseMountinfo(),
+		BootIDPath:                            "sim-boot-0\n",
 	}
 	for p, content := range files {
 		if err := writeIfAbsent(root, p, content); err != nil {

@@ -15,11 +15,15 @@ import (
 const unitDir = fakesmi.UnitsDir
 
 // systemctl is systemctl's "enable|disable UNIT...", "start|restart|stop
-// UNIT", "is-active [--quiet] UNIT" and "daemon-reload"; the state is
+// UNIT", "is-active [--quiet] UNIT", "daemon-reload" and "reboot"
+// (reboot.go); the state is
 // recorded under unitDir (nothing runs). Anything else exits 1.
 func (h Host) systemctl(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 1 && args[0] == "daemon-reload" {
 		return 0
+	}
+	if len(args) == 1 && args[0] == "reboot" {
+		return h.reboot(stderr)
 	}
 	if len(args) > 1 && args[0] == "is-active" {
 		return h.isActive(args[1:], stdout)

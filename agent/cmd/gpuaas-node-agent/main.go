@@ -43,6 +43,7 @@ import (
 	_ "github.com/gpuaas/maas-sidecar/agent/task/gpuscrub"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/heartbeat"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/hwsync"
+	_ "github.com/gpuaas/maas-sidecar/agent/task/reboot"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/storage"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/uninstall"
 	_ "github.com/gpuaas/maas-sidecar/agent/task/users"

@@ -25,5 +25,8 @@ func (Handler) Run(_ context.Context, env task.Env, _ []byte) (task.Result, erro
 			d["uptime_seconds"] = f[0]
 		}
 	}
+	if b, err := os.ReadFile(env.Root.Path("/proc/sys/kernel/random/boot_id")); err == nil {
+		d["boot_id"] = strings.TrimSpace(string(b))
+	}
 	return task.Result{Message: "alive", Details: d}, nil
 }

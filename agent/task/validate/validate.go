@@ -38,7 +38,10 @@ func (h Handler) Run(ctx context.Context, env task.Env, payload []byte) (task.Re
 			return task.Result{}, fmt.Errorf("validate_clean: payload is not a JSON object of the expected shape")
 		}
 	}
-	ev := &wire.Evidence{Task: wire.TypeValidateClean, CollectedAt: env.Now().UTC()}
+	if p.Mode != "" && p.Mode != wire.ModeOnboardingAcceptance {
+		return task.Result{}, fmt.Errorf("validate_clean: mode %q is not %q or empty", p.Mode, wire.ModeOnboardingAcceptance)
+	}
+	ev := &wire.Evidence{Task: wire.TypeValidateClean, Mode: p.Mode, CollectedAt: env.Now().UTC()}
 	t, err := tenants(env, p.KeepUsers)
 	if err != nil {
 		ev.Checks = append(ev.Checks, task.Check("tenant_users", []string{"/etc/passwd"}, err.Error()))
