@@ -19,7 +19,7 @@ func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.maas.Machine(ctx, c.Run.MaasSystemID)
+	m, err := s.finder.Machine(ctx, c.Run.MaasSystemID)
 	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
 		return nil
 	}
@@ -28,12 +28,12 @@ func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 	}
 	switch m.Status {
 	case lifecycle.MaasDeploying:
-		if err := abort(ctx, s.maas, m.SystemID); err != nil {
+		if err := abort(ctx, s.releaser, m.SystemID); err != nil {
 			return err
 		}
-		return release(ctx, s.maas, m.SystemID)
+		return release(ctx, s.releaser, m.SystemID)
 	case lifecycle.MaasDeployed, lifecycle.MaasFailedDeployment, lifecycle.MaasAllocated:
-		return release(ctx, s.maas, m.SystemID)
+		return release(ctx, s.releaser, m.SystemID)
 	}
 	return nil
 }
