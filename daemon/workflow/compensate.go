@@ -19,12 +19,11 @@ func (d Deps) releaseToReady(ctx context.Context, c *runner.Context) error {
 	if err != nil {
 		return err
 	}
-	return takeBack(ctx, s.maas, c.Run.MaasSystemID, true)
+	return takeBack(ctx, s.finder, s.releaser, c.Run.MaasSystemID, true)
 }
 
-// machineReleaser reads a machine and takes it back.
-type machineReleaser interface {
-	Releaser
+// machineReader reads one machine (Finder's part takeBack needs).
+type machineReader interface {
 	Machine(ctx context.Context, systemID string) (lifecycle.Machine, error)
 }
 
@@ -32,8 +31,8 @@ type machineReleaser interface {
 // that ends between the read and the abort makes MAAS refuse the abort
 // (409, the machine is Deployed or Failed deployment by then): the
 // machine is read again and released from there, once.
-func takeBack(ctx context.Context, r machineReleaser, sid string, mayRetry bool) error {
-	m, err := r.Machine(ctx, sid)
+func takeBack(ctx context.Context, read machineReader, r Releaser, sid string, mayRetry bool) error {
+	m, err := read.Machine(ctx, sid)
 	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
 		return nil
 	}
@@ -44,7 +43,7 @@ func takeBack(ctx context.Context, r machineReleaser, sid string, mayRetry bool)
 	case lifecycle.MaasDeploying:
 		err := abort(ctx, r, m.SystemID)
 		if lifecycle.ErrorCode(err) == lifecycle.CodeConflict && mayRetry {
-			return takeBack(ctx, r, sid, false)
+			return takeBack(ctx, read, r, sid, false)
 		}
 		if err != nil {
 			return err

@@ -39,7 +39,7 @@ func (m *racingMAAS) Release(context.Context, string, lifecycle.ReleaseSpec) (li
 // from where it ended, not left Deployed with the cancel failed.
 func TestTakeBackReleasesADeployThatEndedUnderTheAbort(t *testing.T) {
 	m := &racingMAAS{status: []lifecycle.MaasStatus{lifecycle.MaasDeploying, lifecycle.MaasDeployed}}
-	if err := takeBack(context.Background(), m, "abc123", true); err != nil {
+	if err := takeBack(context.Background(), m, m, "abc123", true); err != nil {
 		t.Fatalf("takeBack: %v (calls %v)", err, m.calls)
 	}
 	if got := strings.Join(m.calls, ","); got != "read:Deploying,abort,read:Deployed,release" {
@@ -47,7 +47,7 @@ func TestTakeBackReleasesADeployThatEndedUnderTheAbort(t *testing.T) {
 	}
 	// A machine that keeps refusing is an error, after one more read.
 	m = &racingMAAS{status: []lifecycle.MaasStatus{lifecycle.MaasDeploying}}
-	if err := takeBack(context.Background(), m, "abc123", true); lifecycle.ErrorCode(err) != lifecycle.CodeConflict {
+	if err := takeBack(context.Background(), m, m, "abc123", true); lifecycle.ErrorCode(err) != lifecycle.CodeConflict {
 		t.Errorf("a machine still deploying after a refused abort: %v, want the conflict (calls %v)", err, m.calls)
 	}
 }

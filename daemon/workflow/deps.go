@@ -86,10 +86,23 @@ const (
 )
 
 // session is a stage's connection to its site's MAAS, made with the API
-// key read from Vault now, so a rotated key is used at once.
+// key read from Vault now, so a rotated key is used at once. It holds the
+// connection as the narrow ports the stages call, never as the MAAS union.
 type session struct {
-	site lifecycle.Site
-	maas MAAS
+	site         lifecycle.Site
+	checker      SiteChecker
+	finder       Finder
+	creator      Creator
+	commissioner Commissioner
+	storage      Storage
+	network      Network
+	deployer     Deployer
+	releaser     Releaser
+	events       Events
+	tokens       Tokens
+	hwsync       HWSyncSettings
+	power        PowerController
+	remover      Remover
 }
 
 func (d Deps) open(ctx context.Context, c *runner.Context) (session, error) {
@@ -105,7 +118,8 @@ func (d Deps) open(ctx context.Context, c *runner.Context) (session, error) {
 	if err != nil {
 		return session{}, runner.Classed(lifecycle.FailSiteCapabilityMissing, err)
 	}
-	return session{site: site, maas: m}, nil
+	return session{site: site, checker: m, finder: m, creator: m, commissioner: m, storage: m,
+		network: m, deployer: m, releaser: m, events: m, tokens: m, hwsync: m, power: m, remover: m}, nil
 }
 
 // secretErr classifies a Vault failure: unreachable Vault is transient; a
@@ -122,7 +136,7 @@ func secretErr(err error, what string) error {
 // a manual-intervention trigger (seed 000 §7).
 func (s session) machine(ctx context.Context, c *runner.Context) (lifecycle.Machine, error) {
 	sid := c.Run.MaasSystemID
-	m, err := s.maas.Machine(ctx, sid)
+	m, err := s.finder.Machine(ctx, sid)
 	if lifecycle.ErrorCode(err) == lifecycle.CodeNotFound {
 		return m, runner.Classed(lifecycle.FailStateAmbiguity,
 			lifecycle.Errorf(lifecycle.CodeConflict, "workflow", "machine %s was deleted from MAAS during the run", sid))

@@ -19,12 +19,12 @@ func assertSyncInterval(ctx context.Context, s session, c *runner.Context, m lif
 	if err != nil {
 		return runner.Classed(lifecycle.FailSiteCapabilityMissing, lifecycle.Invalid("workflow", "hardware_sync_interval", "%v", err))
 	}
-	got, err := s.maas.HardwareSyncInterval(ctx)
+	got, err := s.hwsync.HardwareSyncInterval(ctx)
 	if err != nil {
 		return settingsErr(err)
 	}
 	if got != want {
-		if err := s.maas.SetHardwareSyncInterval(ctx, want); err != nil {
+		if err := s.hwsync.SetHardwareSyncInterval(ctx, want); err != nil {
 			return settingsErr(err)
 		}
 		c.Detail("hardware_sync_interval", fmt.Sprintf("set to %s in MAAS (it had %s)", want, got))
@@ -44,7 +44,7 @@ func assertHWSyncEnabled(ctx context.Context, s session, c *runner.Context, m li
 	if m.HWSyncEnabled {
 		return m, nil
 	}
-	m2, err := s.maas.EnableHWSync(ctx, m.SystemID)
+	m2, err := s.hwsync.EnableHWSync(ctx, m.SystemID)
 	switch lifecycle.ErrorCode(err) {
 	case "":
 	case lifecycle.CodeInvalid:

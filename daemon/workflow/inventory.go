@@ -54,11 +54,11 @@ func (d Deps) withMAAS(ctx context.Context, c *runner.Context, n lifecycle.Node,
 	if err != nil {
 		return nil, err
 	}
-	disks, err := s.maas.Disks(ctx, n.MaasSystemID)
+	disks, err := s.storage.Disks(ctx, n.MaasSystemID)
 	if err != nil {
 		return nil, err
 	}
-	nics, err := s.maas.NICs(ctx, n.MaasSystemID)
+	nics, err := s.network.NICs(ctx, n.MaasSystemID)
 	if err != nil {
 		return nil, err
 	}

@@ -93,7 +93,7 @@ func (d Deps) adoptOnboarding(ctx context.Context, c *runner.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.maas.Machine(ctx, c.Run.MaasSystemID)
+	m, err := s.finder.Machine(ctx, c.Run.MaasSystemID)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,8 @@ type Reachability interface {
 }
 
 // MAAS is everything a site's MAAS connection gives the workflows: the
-// union of the stage ports (daemon/maas's client satisfies it).
+// union of the stage ports (daemon/maas's client satisfies it). Only a
+// Connector returns it; a stage's session holds the narrow ports.
 type MAAS interface {
 	SiteChecker
 	Finder

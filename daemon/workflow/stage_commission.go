@@ -29,7 +29,7 @@ func (d Deps) commission(ctx context.Context, c *runner.Context) (runner.Outcome
 		if err := d.identify(ctx, s, c, m); err != nil {
 			return runner.Outcome{}, err
 		}
-		if _, err := s.maas.Accept(ctx, sid); err != nil {
+		if _, err := s.commissioner.Accept(ctx, sid); err != nil {
 			return runner.Outcome{}, err
 		}
 		return runner.Done("accepted; commissioning"), nil
@@ -37,7 +37,7 @@ func (d Deps) commission(ctx context.Context, c *runner.Context) (runner.Outcome
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "machine %s is %s: someone is using it; adopt or release it in MAAS first", sid, m.Status))
 	}
-	if _, err := s.maas.Commission(ctx, sid); err != nil {
+	if _, err := s.commissioner.Commission(ctx, sid); err != nil {
 		return runner.Outcome{}, err
 	}
 	return runner.Done("commissioning started from " + m.Status.String()), nil
@@ -49,7 +49,7 @@ func (d Deps) identify(ctx context.Context, s session, c *runner.Context, m life
 	if err != nil {
 		return err
 	}
-	_, err = s.maas.SetIdentity(ctx, m.SystemID, c.Run.Hostname, bmc)
+	_, err = s.commissioner.SetIdentity(ctx, m.SystemID, c.Run.Hostname, bmc)
 	return err
 }
 

@@ -47,7 +47,7 @@ func (d Deps) deploy(ctx context.Context, c *runner.Context) (runner.Outcome, er
 	series, unsettled := deploySeries(c, s.site), c.Var(varDeployToken)
 	c.SetVar(varDeploySeries, series) // kept by a failed attempt too
 	c.SetVar(varDeployToken, wire.TokenHash(token.Reveal()))
-	_, err = s.maas.Deploy(ctx, m.SystemID, lifecycle.DeploySpec{UserData: userData, DistroSeries: series,
+	_, err = s.deployer.Deploy(ctx, m.SystemID, lifecycle.DeploySpec{UserData: userData, DistroSeries: series,
 		EnableHWSync: c.Policy.RequireHWSync, Comment: "maas-sidecar onboarding"})
 	if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
 		c.SetVar(varDeployToken, unsettled) // this payload was refused; an earlier one may be applied

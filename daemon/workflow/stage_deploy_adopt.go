@@ -26,7 +26,7 @@ func deploySeries(c *runner.Context, site lifecycle.Site) string {
 // Anyone else's deploy is a state ambiguity for an operator, never
 // adopted. Adopting reinstates the token of the adopted payload.
 func (d Deps) adoptDeploy(ctx context.Context, c *runner.Context, s session, m lifecycle.Machine) (runner.Outcome, error) {
-	user, err := s.maas.WhoAmI(ctx)
+	user, err := s.checker.WhoAmI(ctx)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

@@ -62,7 +62,7 @@ func (d Deps) discover(ctx context.Context, s session, c *runner.Context) (runne
 }
 
 func (d Deps) claim(ctx context.Context, s session, c *runner.Context, sid, why string) (runner.Outcome, error) {
-	m, err := s.maas.Machine(ctx, sid)
+	m, err := s.finder.Machine(ctx, sid)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
@@ -71,7 +71,7 @@ func (d Deps) claim(ctx context.Context, s session, c *runner.Context, sid, why 
 }
 
 func newMachines(ctx context.Context, s session) ([]string, error) {
-	ms, err := s.maas.Machines(ctx, lifecycle.MachineFilter{})
+	ms, err := s.finder.Machines(ctx, lifecycle.MachineFilter{})
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ func (d Deps) createOrFind(ctx context.Context, c *runner.Context) (runner.Outco
 		return runner.Outcome{}, err
 	}
 	if c.Run.MaasSystemID != "" {
-		if m, err := s.maas.Machine(ctx, c.Run.MaasSystemID); err == nil {
+		if m, err := s.finder.Machine(ctx, c.Run.MaasSystemID); err == nil {
 			return d.bound(ctx, c, m, "already bound")
 		}
 	}
@@ -37,7 +37,7 @@ func (d Deps) createOrFind(ctx context.Context, c *runner.Context) (runner.Outco
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	m, err = s.maas.CreateMachine(ctx, c.Run.Hostname, bmc)
+	m, err = s.creator.CreateMachine(ctx, c.Run.Hostname, bmc)
 	if err == nil && m.SystemID != "" {
 		return d.bound(ctx, c, m, "created in MAAS")
 	}
@@ -62,14 +62,14 @@ func (d Deps) bound(ctx context.Context, c *runner.Context, m lifecycle.Machine,
 // lookup tries hostname, BMC address and PXE MAC in that order. Two
 // machines answering one key is ambiguity.
 func (d Deps) lookup(ctx context.Context, s session, c *runner.Context) (lifecycle.Machine, bool, error) {
-	byName, err := s.maas.Machines(ctx, filter(c.Run.Hostname, ""))
+	byName, err := s.finder.Machines(ctx, filter(c.Run.Hostname, ""))
 	if err != nil {
 		return lifecycle.Machine{}, false, err
 	}
 	if m, ok, err := one(byName, "hostname "+c.Run.Hostname); ok || err != nil {
 		return m, ok, err
 	}
-	addrs, err := s.maas.PowerAddresses(ctx)
+	addrs, err := s.finder.PowerAddresses(ctx)
 	if err != nil {
 		return lifecycle.Machine{}, false, err
 	}
@@ -84,11 +84,11 @@ func (d Deps) lookup(ctx context.Context, s session, c *runner.Context) (lifecyc
 		return lifecycle.Machine{}, false, ambiguous("BMC address "+c.Run.IPMIIP, ids)
 	}
 	if len(ids) == 1 {
-		m, err := s.maas.Machine(ctx, ids[0])
+		m, err := s.finder.Machine(ctx, ids[0])
 		return m, err == nil, err
 	}
 	if mac := c.Var(varPXEMac); mac != "" {
-		byMAC, err := s.maas.Machines(ctx, filter("", mac))
+		byMAC, err := s.finder.Machines(ctx, filter("", mac))
 		if err != nil {
 			return lifecycle.Machine{}, false, err
 		}

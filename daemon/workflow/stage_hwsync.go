@@ -24,7 +24,7 @@ func (d Deps) ensureHardwareSync(ctx context.Context, c *runner.Context) (runner
 	if !c.Policy.RequireHWSync {
 		return runner.Done("host reachable; hardware sync not required by site policy"), nil
 	}
-	tok, err := s.maas.MachineToken(ctx, m.SystemID)
+	tok, err := s.tokens.MachineToken(ctx, m.SystemID)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

@@ -31,7 +31,7 @@ func (d Deps) powerOffMaasNode(ctx context.Context, c *runner.Context) (runner.O
 		return runner.Outcome{}, err
 	}
 	// MAAS's stored power state may be stale: ask the BMC through MAAS.
-	state, qerr := s.maas.QueryPowerState(ctx, m.SystemID)
+	state, qerr := s.power.QueryPowerState(ctx, m.SystemID)
 	switch {
 	case qerr == nil:
 	case !lifecycle.IsRetryable(qerr) && lifecycle.ErrorCode(qerr) != lifecycle.CodeConflict:
@@ -52,7 +52,7 @@ func (d Deps) powerOffMaasNode(ctx context.Context, c *runner.Context) (runner.O
 			"machine %s did not power off within %s (power state %s): check its BMC, then retry the stage", m.SystemID, limit, state))
 	}
 	if c.Var(varPowerOff) != attemptKey(c) {
-		if _, err := s.maas.PowerOff(ctx, m.SystemID, false); err != nil {
+		if _, err := s.power.PowerOff(ctx, m.SystemID, false); err != nil {
 			if lifecycle.ErrorCode(err) == lifecycle.CodeConflict {
 				err = runner.Classed(lifecycle.FailBMCPower, err)
 			}
@@ -75,7 +75,7 @@ func (d Deps) removeMaasRecord(ctx context.Context, c *runner.Context) (runner.O
 		c.Detail("follow_up", "delete machine "+c.Run.MaasSystemID+" from MAAS: "+errText(err))
 		return runner.Done("machine left in MAAS (MAAS not reachable)"), nil
 	}
-	err = s.maas.DeleteMachine(ctx, c.Run.MaasSystemID)
+	err = s.remover.DeleteMachine(ctx, c.Run.MaasSystemID)
 	switch {
 	case err == nil:
 		return runner.Done("machine deleted from MAAS"), nil

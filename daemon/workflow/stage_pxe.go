@@ -16,7 +16,7 @@ func (d Deps) ensurePXEAuto(ctx context.Context, c *runner.Context) (runner.Outc
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	nics, err := s.maas.NICs(ctx, m.SystemID)
+	nics, err := s.network.NICs(ctx, m.SystemID)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
@@ -38,11 +38,11 @@ func (d Deps) ensurePXEAuto(ctx context.Context, c *runner.Context) (runner.Outc
 		return d.pxeProblem(c, "no subnet on VLAN %d for %s", s.site.PXEVLANVID, nic.Name)
 	}
 	for _, l := range nic.Links {
-		if _, err := s.maas.Unlink(ctx, m.SystemID, nic.ID, l.ID); err != nil {
+		if _, err := s.network.Unlink(ctx, m.SystemID, nic.ID, l.ID); err != nil {
 			return runner.Outcome{}, err
 		}
 	}
-	if _, err := s.maas.Link(ctx, m.SystemID, nic.ID, "auto", subnet.ID, ""); err != nil {
+	if _, err := s.network.Link(ctx, m.SystemID, nic.ID, "auto", subnet.ID, ""); err != nil {
 		return runner.Outcome{}, err
 	}
 	c.Detail("pxe_relinked", nic.Name+" -> "+subnet.CIDR)
@@ -79,7 +79,7 @@ func pxeLinked(n lifecycle.NIC) bool {
 // pxeSubnet is the subnet the PXE link belongs on: one the interface was
 // linked to before, else the first subnet on the site's PXE VLAN.
 func (d Deps) pxeSubnet(ctx context.Context, s session, n lifecycle.NIC) (*lifecycle.Subnet, error) {
-	subnets, err := s.maas.Subnets(ctx)
+	subnets, err := s.network.Subnets(ctx)
 	if err != nil {
 		return nil, err
 	}

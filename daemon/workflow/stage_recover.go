@@ -20,7 +20,7 @@ func (d Deps) classifyDeployFailure(ctx context.Context, c *runner.Context) (run
 	s, err := d.open(ctx, c)
 	if err == nil {
 		var texts []string
-		texts, err = s.maas.EventTexts(ctx, c.Run.MaasSystemID, 50)
+		texts, err = s.events.EventTexts(ctx, c.Run.MaasSystemID, 50)
 		if m, merr := s.machine(ctx, c); merr == nil {
 			texts = append(texts, m.StatusMessage, m.ErrorDescription)
 		}
@@ -53,9 +53,9 @@ func (d Deps) recoverForDatasourceRetry(ctx context.Context, c *runner.Context) 
 		c.SetVar(varDSRetries, strconv.Itoa(atoi(c.Var(varDSRetries))+1))
 		return runner.Goto(lifecycle.StageDeployViaMaas, "back to Ready; redeploying"), nil
 	case lifecycle.MaasDeploying:
-		err = abort(ctx, s.maas, m.SystemID)
+		err = abort(ctx, s.releaser, m.SystemID)
 	case lifecycle.MaasFailedDeployment, lifecycle.MaasDeployed, lifecycle.MaasAllocated:
-		err = release(ctx, s.maas, m.SystemID)
+		err = release(ctx, s.releaser, m.SystemID)
 	case lifecycle.MaasReleasing, lifecycle.MaasDiskErasing:
 	default:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,

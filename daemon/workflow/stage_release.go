@@ -41,7 +41,7 @@ func (d Deps) releaseMaasNode(ctx context.Context, c *runner.Context) (runner.Ou
 					"fix the disks and release the machine, or allow the fallback, then resume", m.SystemID,
 				firstNonEmpty(m.ErrorDescription, m.StatusMessage)))
 		}
-		if _, err := s.maas.Release(ctx, m.SystemID, lifecycle.ReleaseSpec{Erase: lifecycle.EraseNone,
+		if _, err := s.releaser.Release(ctx, m.SystemID, lifecycle.ReleaseSpec{Erase: lifecycle.EraseNone,
 			Comment: "maas-sidecar decommission: erase failed, release without erase (site policy)"}); err != nil {
 			return runner.Outcome{}, err
 		}
@@ -58,7 +58,7 @@ func (d Deps) releaseMaasNode(ctx context.Context, c *runner.Context) (runner.Ou
 	if erase == "" {
 		erase = lifecycle.EraseNone
 	}
-	if _, err := s.maas.Release(ctx, m.SystemID, lifecycle.ReleaseSpec{Erase: erase,
+	if _, err := s.releaser.Release(ctx, m.SystemID, lifecycle.ReleaseSpec{Erase: erase,
 		Comment: "maas-sidecar decommission " + c.Run.ID}); err != nil {
 		return d.releaseRefused(ctx, c, s, err, wait)
 	}

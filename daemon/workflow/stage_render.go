@@ -97,7 +97,7 @@ func (d Deps) payload(ctx context.Context, c *runner.Context, s session, m lifec
 	if err != nil {
 		return nil, err
 	}
-	mt, err := s.maas.MachineToken(ctx, c.Run.MaasSystemID)
+	mt, err := s.tokens.MachineToken(ctx, c.Run.MaasSystemID)
 	if err != nil {
 		return nil, err
 	}

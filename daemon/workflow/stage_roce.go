@@ -28,7 +28,7 @@ func (d Deps) applyRoCE(ctx context.Context, c *runner.Context) (runner.Outcome,
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	nics, err := s.maas.NICs(ctx, m.SystemID)
+	nics, err := s.network.NICs(ctx, m.SystemID)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
@@ -72,12 +72,12 @@ func (d Deps) linkRoCE(ctx context.Context, s session, sid string, nics []lifecy
 	if err != nil {
 		return err
 	}
-	_, err = s.maas.Link(ctx, sid, nic.ID, "static", sn.ID, ip)
+	_, err = s.network.Link(ctx, sid, nic.ID, "static", sn.ID, ip)
 	return err
 }
 
 func (d Deps) subnetFor(ctx context.Context, s session, cidr string) (lifecycle.Subnet, error) {
-	subnets, err := s.maas.Subnets(ctx)
+	subnets, err := s.network.Subnets(ctx)
 	if err != nil {
 		return lifecycle.Subnet{}, err
 	}
@@ -86,5 +86,5 @@ func (d Deps) subnetFor(ctx context.Context, s session, cidr string) (lifecycle.
 			return sn, nil
 		}
 	}
-	return s.maas.CreateSubnet(ctx, cidr, "RoCE link (maas-sidecar)")
+	return s.network.CreateSubnet(ctx, cidr, "RoCE link (maas-sidecar)")
 }

@@ -28,11 +28,11 @@ func (d Deps) loadSiteConfig(ctx context.Context, c *runner.Context) (runner.Out
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	v, err := s.maas.Version(ctx)
+	v, err := s.checker.Version(ctx)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
-	user, err := s.maas.WhoAmI(ctx)
+	user, err := s.checker.WhoAmI(ctx)
 	if err != nil {
 		return runner.Outcome{}, err
 	}

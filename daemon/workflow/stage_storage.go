@@ -23,7 +23,7 @@ func (d Deps) configureStorage(ctx context.Context, c *runner.Context) (runner.O
 	if m.Status != lifecycle.MaasReady {
 		return runner.Outcome{}, notEditable(m, "storage")
 	}
-	disks, err := s.maas.Disks(ctx, m.SystemID)
+	disks, err := s.storage.Disks(ctx, m.SystemID)
 	if err != nil {
 		return runner.Outcome{}, err
 	}
@@ -40,11 +40,11 @@ func (d Deps) configureStorage(ctx context.Context, c *runner.Context) (runner.O
 			"workflow", "no BOSS boot disk (model, name or id_path matching boss|boot optimized|m.2) among %d disks", len(disks)))
 	}
 	if m.BootDiskID != boss.ID {
-		if err := s.maas.SetBootDisk(ctx, m.SystemID, boss.ID); err != nil {
+		if err := s.storage.SetBootDisk(ctx, m.SystemID, boss.ID); err != nil {
 			return runner.Outcome{}, err
 		}
 	}
-	if _, err := s.maas.SetStorageLayout(ctx, m.SystemID, "flat", boss.ID); err != nil {
+	if _, err := s.storage.SetStorageLayout(ctx, m.SystemID, "flat", boss.ID); err != nil {
 		return runner.Outcome{}, err
 	}
 	c.SetVar(varBossDisk, strconv.Itoa(boss.ID))
