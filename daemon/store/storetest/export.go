@@ -77,6 +77,7 @@ func RunExport(t *testing.T, nh NewHarness) {
 				t.Fatalf("a failed import left %s %s behind", r.Kind, r.Key)
 			}
 		}
+		refusesUnchainedCertificates(t, recs, empty, ee)
 		ee.must(empty.Import(ee.ctx, recs))
 	})
 }

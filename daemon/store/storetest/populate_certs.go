@@ -3,9 +3,11 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/certledger"
 )
 
@@ -65,5 +67,31 @@ func certificatesGoOn(t *testing.T, e *env, pop Population) {
 	e.must(err)
 	if r.Entry.Index != 2 {
 		t.Errorf("the next certificate after the import is entry %d of the site log, want 2", r.Entry.Index)
+	}
+}
+
+// refusesUnchainedCertificates checks that an import whose certificates
+// of one site come out of log order is invalid and leaves the target
+// without a certificate.
+func refusesUnchainedCertificates(t *testing.T, recs []lifecycle.Record, dst ExportStore, e *env) {
+	t.Helper()
+	var at []int
+	for i, r := range recs {
+		if r.Kind == lifecycle.KindCertificate && strings.HasPrefix(r.Key, "site-a/") {
+			at = append(at, i)
+		}
+	}
+	if len(at) < 2 {
+		t.Fatalf("the export holds %d certificates of site-a, want 2", len(at))
+	}
+	swapped := append([]lifecycle.Record{}, recs...)
+	swapped[at[0]], swapped[at[1]] = swapped[at[1]], swapped[at[0]]
+	e.wantCode(dst.Import(e.ctx, swapped), lifecycle.CodeInvalid)
+	left, err := Export(e.ctx, dst)
+	e.must(err)
+	for _, r := range left {
+		if r.Kind == lifecycle.KindCertificate {
+			t.Fatalf("a refused import left certificate %s behind", r.Key)
+		}
 	}
 }
