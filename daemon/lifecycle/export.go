@@ -33,7 +33,12 @@ const (
 	KindWebhook          RecordKind = "webhook"
 	KindFeedCursor       RecordKind = "feed_cursor"
 	KindOutboxEvent      RecordKind = "outbox_event"
-	KindSequence         RecordKind = "sequence"
+	// KindCertificate is a clean certificate of the certificate ledger
+	// (the evidence package's cert.Record: envelope, log entry, signed
+	// head), keyed CertificateKey and exported site by site in log order,
+	// so that an import rebuilds each node's chain and each site's log.
+	KindCertificate RecordKind = "certificate"
+	KindSequence    RecordKind = "sequence"
 )
 
 // RecordKinds lists every kind in the order an export emits them and an
@@ -41,7 +46,7 @@ const (
 var RecordKinds = []RecordKind{KindSite, KindSitePolicy, KindNode, KindNodeMaasState, KindRun, KindRunEvent,
 	KindBatch, KindIdempotency, KindAudit, KindAdminToken, KindAgentTask, KindTaskSequence, KindEnrollmentToken,
 	KindEnrollmentNewest, KindPowerOverride, KindRoCEAssignment, KindWebhook, KindFeedCursor, KindOutboxEvent,
-	KindSequence}
+	KindCertificate, KindSequence}
 
 // Sequence names, the counters a store keeps beside its records so that
 // a sequence number is never reused after a prune.
@@ -128,6 +133,10 @@ func DecodeRecord[T any](r Record) (T, error) {
 	}
 	return v, nil
 }
+
+// CertificateKey is the key of a KindCertificate record: the site and
+// the certificate's index in the site's log.
+func CertificateKey(site string, index uint64) string { return site + "/" + seqKey(index) }
 
 // seqKey formats a sequence number so that keys sort as numbers.
 func seqKey(n uint64) string { return fmt.Sprintf("%020d", n) }

@@ -40,7 +40,8 @@ func (p *PKI) StoreCACert() *x509.Certificate { return p.store.cert }
 // MemberCertificate issues this member's certificate for the store
 // cluster from the store CA (server and client use) with a fresh
 // in-memory key, valid one year: DNS names MemberDNSName and host (or
-// host as an IP address), MemberURI, and the task-signing fingerprint.
+// host as an IP address), MemberURI, the task-signing fingerprint and,
+// with Options.SiteKey, the evidence site fingerprint.
 func (p *PKI) MemberCertificate(host string) (tls.Certificate, error) {
 	return p.memberCertificate(p.store, MemberDNSName, host)
 }
@@ -62,6 +63,9 @@ func (p *PKI) memberCertificate(ca loadedCA, dnsName, host string) (tls.Certific
 		URIs:        []*url.URL{{Scheme: SigningURIScheme, Opaque: p.Fingerprints().Signing}},
 		KeyUsage:    x509.KeyUsageDigitalSignature,
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+	}
+	if site := p.Fingerprints().Site; site != "" {
+		tmpl.URIs = append(tmpl.URIs, &url.URL{Scheme: SiteURIScheme, Opaque: site})
 	}
 	if ca.cert == p.store.cert {
 		member, _ := url.Parse(MemberURI)

@@ -22,12 +22,20 @@ const PeerDNSName = "maas-sidecar-store"
 // member can see before joining that a peer signs tasks with its key.
 const SigningURIScheme = "maas-sidecar-signing"
 
+// SiteURIScheme is the URI SAN scheme of a member certificate that
+// carries the fingerprint of its daemon's evidence site key
+// ("maas-sidecar-evidence-site:<hex SHA-256 of the public key>"), so
+// that every member of a cluster signs clean certificates with one key.
+const SiteURIScheme = "maas-sidecar-evidence-site"
+
 // Fingerprints are the public identities that every member of a cluster
-// must share: the CA certificate and the task-signing public key.
+// must share: the CA certificates, the task-signing public key and the
+// evidence site public key.
 type Fingerprints struct {
 	CA      string // hex SHA-256 of the agent CA certificate (DER)
 	StoreCA string // hex SHA-256 of the store CA certificate (DER)
 	Signing string // hex SHA-256 of the task-signing public key
+	Site    string // hex SHA-256 of the evidence site public key; "" when none
 }
 
 // Fingerprints returns this PKI's fingerprints.
@@ -35,7 +43,12 @@ func (p *PKI) Fingerprints() Fingerprints {
 	ca := sha256.Sum256(p.caCert.Raw)
 	st := sha256.Sum256(p.store.cert.Raw)
 	sg := sha256.Sum256(p.SigningPublicKey())
-	return Fingerprints{CA: hex.EncodeToString(ca[:]), StoreCA: hex.EncodeToString(st[:]), Signing: hex.EncodeToString(sg[:])}
+	f := Fingerprints{CA: hex.EncodeToString(ca[:]), StoreCA: hex.EncodeToString(st[:]), Signing: hex.EncodeToString(sg[:])}
+	if len(p.opts.SiteKey) > 0 {
+		si := sha256.Sum256(p.opts.SiteKey)
+		f.Site = hex.EncodeToString(si[:])
+	}
+	return f
 }
 
 // CertPool is a pool holding the agent CA certificate alone.
@@ -75,14 +88,28 @@ func (p *PKI) signsLikeMe(leaf *x509.Certificate) bool {
 	return false
 }
 
+// otherSite returns the evidence site fingerprint leaf carries when it
+// differs from this daemon's ("" when it is the same, or when either
+// carries none: members of earlier releases have no site key).
+func (p *PKI) otherSite(leaf *x509.Certificate) string {
+	mine := p.Fingerprints().Site
+	for _, u := range leaf.URIs {
+		if u.Scheme == SiteURIScheme && mine != "" && u.Opaque != mine {
+			return u.Opaque
+		}
+	}
+	return ""
+}
+
 // ErrPeerMismatch is wrapped by CheckPeer's answer for a peer whose store
-// CA or task-signing key differs from this daemon's.
-var ErrPeerMismatch = errors.New("the member does not share this daemon's store CA and task-signing key")
+// CA, task-signing key or evidence site key differs from this daemon's.
+var ErrPeerMismatch = errors.New("the member does not share this daemon's store CA, task-signing key and evidence site key")
 
 // CheckPeer dials the member at addr with this member's TLS (m), reads
 // the certificate it presents and checks, before this daemon joins it,
 // that it is a store member's (VerifyMember, legacy ones accepted as m
-// does) carrying this daemon's task-signing fingerprint. A peer that
+// does) carrying this daemon's task-signing fingerprint and no other
+// evidence site fingerprint than this daemon's. A peer that
 // cannot be reached is an error that does not wrap ErrPeerMismatch.
 func (p *PKI) CheckPeer(ctx context.Context, addr string, m MemberTLS) error {
 	var chain []*x509.Certificate
@@ -106,6 +133,10 @@ func (p *PKI) CheckPeer(ctx context.Context, addr string, m MemberTLS) error {
 	if !p.signsLikeMe(chain[0]) {
 		return fmt.Errorf("%w: member %s signs agent tasks with another key than this daemon's (SHA-256 %s)",
 			ErrPeerMismatch, addr, p.Fingerprints().Signing)
+	}
+	if other := p.otherSite(chain[0]); other != "" {
+		return fmt.Errorf("%w: member %s signs clean certificates with another evidence site key (evidence-site.key, SHA-256 %s) than this daemon's (SHA-256 %s)",
+			ErrPeerMismatch, addr, other, p.Fingerprints().Site)
 	}
 	return nil
 }

@@ -38,6 +38,11 @@ type Options struct {
 	ClientCertTTL time.Duration
 	// CAValidity is the lifetime of a new CA (10 years).
 	CAValidity time.Duration
+	// SiteKey is the public half of the site key that signs clean
+	// certificates (evidence-site.key in Dir); when set, member
+	// certificates carry its fingerprint and CheckPeer refuses a member
+	// that carries another.
+	SiteKey ed25519.PublicKey
 }
 
 // PKI is the loaded CA and task-signing key.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"log/slog"
 	"net"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/agentapi"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/jonboulle/clockwork"
@@ -74,9 +76,20 @@ func openPKI(stateDir string) (*pki.PKI, error) {
 	return openPKIOn(stateDir, clockwork.NewRealClock())
 }
 
-// openPKIOn is openPKI on the daemon's clock.
+// openPKIOn is openPKI on the daemon's clock. The evidence site key
+// (created at first start too) is loaded first, so that member
+// certificates carry its fingerprint and a cluster's members are checked
+// to share it.
 func openPKIOn(stateDir string, clock clockwork.Clock) (*pki.PKI, error) {
-	return pki.Open(pki.Options{Dir: filepath.Join(stateDir, "pki"), Clock: clock})
+	dir := filepath.Join(stateDir, "pki")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+	site, err := cert.LoadOrCreateSiteKey(dir, rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	return pki.Open(pki.Options{Dir: dir, Clock: clock, SiteKey: site.Public()})
 }
 
 // run serves the agent API until ctx ends.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
 	"github.com/jonboulle/clockwork"
@@ -33,8 +34,9 @@ const peerCheckTimeout = 3 * time.Second
 // <state_dir>/dqlite, TLS with a member certificate from the CA in
 // <state_dir>/pki) and opens the store on it. Before it joins, every
 // member of store.dqlite.join that answers must present a certificate of
-// the same CA carrying the same task-signing key: the agents trust one CA
-// and one signing key whichever daemon serves them.
+// the same CA carrying the same task-signing key and evidence site key:
+// the agents trust one CA and one signing key whichever daemon serves
+// them, and every clean certificate of the site verifies with one key.
 func openDqlite(ctx context.Context, cfg config.Config, holder string, clock clockwork.Clock, log *slog.Logger) (daemonStore, error) {
 	d := cfg.Store.Dqlite
 	p, err := openPKIOn(cfg.StateDir, clock)
@@ -90,8 +92,8 @@ func checkPeers(ctx context.Context, p *pki.PKI, m pki.MemberTLS, join []string,
 		cancel()
 		switch {
 		case errors.Is(err, pki.ErrPeerMismatch):
-			return fmt.Errorf("store.dqlite.join: %w; copy %s, %s, %s, %s and %s from the first member's state_dir/pki into this daemon's before its first start",
-				err, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile)
+			return fmt.Errorf("store.dqlite.join: %w; copy %s, %s, %s, %s, %s and %s from the first member's state_dir/pki into this daemon's before its first start",
+				err, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile, cert.SiteKeyFile)
 		case err != nil:
 			log.Warn("dqlite member not reachable for the CA check; joining anyway", "member", addr, "err", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/certledger"
 	bbolt "go.etcd.io/bbolt"
 )
@@ -76,4 +77,32 @@ func (c certRecords) Put(r cert.Record) error {
 		return err
 	}
 	return put(bs[string(bCertHeads)], []byte(r.Site), certledger.Head{Size: r.Entry.Index + 1, Hash: r.Entry.Hash, Signed: r.Head})
+}
+
+// exportCertificates emits every certificate, site by site in log order
+// (the log bucket's key order), as lifecycle.KindCertificate records.
+func exportCertificates(tx *bbolt.Tx, fn func(lifecycle.Record) error) error {
+	c := certRecords{tx}
+	b := c.bucket(bCertLog)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(_, raw []byte) error {
+		var e cert.LogEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return err
+		}
+		r, ok, err := c.record(e.Certificate)
+		if err == nil && !ok {
+			err = fmt.Errorf("certificate %s of the log has no record", e.Certificate)
+		}
+		if err != nil {
+			return err
+		}
+		rec, err := certledger.ExportRecord(r)
+		if err != nil {
+			return err
+		}
+		return fn(rec)
+	})
 }

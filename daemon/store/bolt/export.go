@@ -84,6 +84,8 @@ func exportKind(tx *bbolt.Tx, kind lifecycle.RecordKind, fn func(lifecycle.Recor
 		return tx.Bucket(bEnrollNode).ForEach(func(k, v []byte) error {
 			return emit(lifecycle.EnrollmentNewest{NodeID: string(k), Hash: string(v)}, fn)
 		})
+	case lifecycle.KindCertificate:
+		return exportCertificates(tx, fn)
 	case lifecycle.KindSequence:
 		for _, sq := range []lifecycle.Sequence{
 			{Name: lifecycle.SequenceWebhooks, Last: tx.Bucket(bInbox).Sequence()},

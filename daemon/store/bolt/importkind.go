@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/certledger"
 	bbolt "go.etcd.io/bbolt"
 )
 
@@ -88,6 +89,8 @@ func importMore(tx *bbolt.Tx, r lifecycle.Record) error {
 		return importAs(r, func(v lifecycle.FeedCursor) error { return put(tx.Bucket(bCursors), []byte(v.SiteID), v) })
 	case lifecycle.KindOutboxEvent:
 		return importAs(r, func(v lifecycle.OutboxEvent) error { return importOutbox(tx, v) })
+	case lifecycle.KindCertificate:
+		return certledger.Import(certRecords{tx}, r)
 	case lifecycle.KindSequence:
 		return importAs(r, func(v lifecycle.Sequence) error { return importSequence(tx, v) })
 	}

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
+	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/certledger"
 )
 
@@ -85,4 +86,23 @@ func (c certRecords) Put(r cert.Record) error {
 	_, err = c.tx.Exec(`INSERT INTO certificate_heads (site_id, data) VALUES (?1, ?2)
 		ON CONFLICT (site_id) DO UPDATE SET data = excluded.data`, r.Site, head)
 	return err
+}
+
+// exportCertificates emits every certificate, site by site in log order,
+// as lifecycle.KindCertificate records.
+func exportCertificates(tx *sql.Tx, fn func(lifecycle.Record) error) error {
+	recs, err := list[cert.Record](tx, `SELECT data FROM certificates ORDER BY site_id, log_index`)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		rec, err := certledger.ExportRecord(r)
+		if err != nil {
+			return err
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -101,6 +101,8 @@ func exportKind(tx *sql.Tx, kind lifecycle.RecordKind, fn func(lifecycle.Record)
 			var v lifecycle.EnrollmentNewest
 			return v, rows.Scan(&v.NodeID, &v.Hash)
 		}, fn)
+	case lifecycle.KindCertificate:
+		return exportCertificates(tx, fn)
 	case lifecycle.KindSequence:
 		return exportSequences(tx, fn)
 	}

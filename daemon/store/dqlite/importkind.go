@@ -6,6 +6,7 @@ import (
 	"database/sql"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/daemon/store/certledger"
 )
 
 // importRecord writes one record with its lookup columns.
@@ -93,6 +94,8 @@ func importMore(tx *sql.Tx, r lifecycle.Record) error {
 			return insert(tx, `INSERT INTO outbox (seq, id, node_id, run_id, next_attempt, delivered_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 				v, int64(v.Seq), v.ID, v.NodeID, v.RunID, v.NextAttempt.UnixNano(), delivered)
 		})
+	case lifecycle.KindCertificate:
+		return certledger.Import(certRecords{tx}, r)
 	case lifecycle.KindSequence:
 		return importAs(r, func(v lifecycle.Sequence) error { return importSequence(tx, v) })
 	}

@@ -56,6 +56,7 @@ func RunExport(t *testing.T, nh NewHarness) {
 			t.Fatalf("the imported store exports other records (-source +imported):\n%s", d)
 		}
 		goesOn(t, de, pop)
+		certificatesGoOn(t, de, pop)
 	})
 	t.Run("RefusesNonEmpty", func(t *testing.T) {
 		src, se := open(t)
@@ -76,6 +77,7 @@ func RunExport(t *testing.T, nh NewHarness) {
 				t.Fatalf("a failed import left %s %s behind", r.Kind, r.Key)
 			}
 		}
+		refusesUnchainedCertificates(t, recs, empty, ee)
 		ee.must(empty.Import(ee.ctx, recs))
 	})
 }

@@ -40,7 +40,8 @@ func (p *populator) do(err error) {
 // an idempotency key and journals, audit, tokens (one revoked), agent
 // tasks in every state, enrollment tokens, overrides, RoCE, webhooks and
 // outbox events in every delivery state (the newest of each pruned, so a
-// counter runs ahead of the records), a feed cursor, and a site lease,
+// counter runs ahead of the records), a feed cursor, clean certificates
+// in two sites' logs (a store with a certificate ledger), and a site lease,
 // which an export leaves out.
 func Populate(ctx context.Context, st lifecycle.Store, clock *clockwork.FakeClock) (Population, error) {
 	p := &populator{ctx: ctx, st: st, clock: clock}
@@ -54,6 +55,7 @@ func Populate(ctx context.Context, st lifecycle.Store, clock *clockwork.FakeCloc
 	p.siteConfig(pop)
 	p.feed(pop)
 	p.outbox(pop)
+	p.certificates(pop)
 	return pop, p.err
 }
 

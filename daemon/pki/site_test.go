@@ -1,0 +1,59 @@
+package pki_test
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gpuaas/maas-sidecar/daemon/pki"
+	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
+)
+
+// A member that signs clean certificates with another evidence site key
+// is refused at join, naming the key; the same key (a copy of
+// evidence-site.key) passes, and so does a member of an earlier release
+// that carries no site fingerprint.
+func TestCheckPeerSiteKey(t *testing.T) {
+	clock := storetest.NewClock()
+	first := t.TempDir()
+	siteA, _, _ := ed25519.GenerateKey(rand.Reader)
+	siteB, _, _ := ed25519.GenerateKey(rand.Reader)
+	open := func(dir string, site ed25519.PublicKey) *pki.PKI {
+		p, err := pki.Open(pki.Options{Dir: dir, Clock: clock, SiteKey: site})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	addr := servePeer(t, open(first, siteA), false)
+	earlier := servePeer(t, open(first, nil), false)
+	tests := []struct {
+		name    string
+		site    ed25519.PublicKey
+		addr    string
+		message string
+	}{
+		{"the same site key", siteA, addr, ""},
+		{"another site key", siteB, addr, "another evidence site key (evidence-site.key"},
+		{"a peer of an earlier release", siteB, earlier, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := open(copyFiles(t, first, allFiles...), tt.site)
+			m, err := p.NewMemberTLS("127.0.0.1", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = p.CheckPeer(context.Background(), tt.addr, m)
+			if (tt.message == "") != (err == nil) || (err != nil && !errors.Is(err, pki.ErrPeerMismatch)) {
+				t.Fatalf("CheckPeer() = %v, want a mismatch: %v", err, tt.message != "")
+			}
+			if err != nil && (!strings.Contains(err.Error(), tt.message) || !strings.Contains(err.Error(), p.Fingerprints().Site)) {
+				t.Errorf("CheckPeer() = %q, want it to contain %q and this daemon's site fingerprint", err, tt.message)
+			}
+		})
+	}
+}
