@@ -144,6 +144,9 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.ctx = ctx
 	if err := r.adoptSites(ctx); err != nil {
 		close(r.quit)
+		if ctx.Err() != nil {
+			return nil // stopped while starting: a shutdown, not a failure
+		}
 		return err
 	}
 	close(r.ready)
