@@ -66,7 +66,7 @@ func parseEvidenceVerify(args []string) (file, key string, err error) {
 	case len(pos) != 1:
 		return "", "", usageError(fmt.Sprintf("want exactly one FILE, got %d", len(pos)))
 	case key == "":
-		return "", "", usageError("--key site.pub is required (the site's public keys, from GET /api/v1/sites/{id}/evidence-keys)")
+		return "", "", usageError("--key site.pub is required (the site's public keys: maas-sidecar evidence keys SITE --out site.pub, or GET /api/v1/admin/maas-sites/{id}/evidence-keys)")
 	}
 	return pos[0], key, nil
 }
