@@ -25,9 +25,19 @@ type Certifier interface {
 // between issues nothing twice (the key is the run). stages are the
 // workflow's stages, the checks of a certificate without agent evidence.
 func (d Deps) certified(run runner.StageFunc, stages []lifecycle.Stage) runner.StageFunc {
+	return d.certifiedWhen(run, stages, runner.Outcome.Moves)
+}
+
+// certifiedEarly wraps a stage that may end its run before the last
+// stage (runner.Complete): only such an ending is certified there.
+func (d Deps) certifiedEarly(run runner.StageFunc, stages []lifecycle.Stage) runner.StageFunc {
+	return d.certifiedWhen(run, stages, runner.Outcome.Completes)
+}
+
+func (d Deps) certifiedWhen(run runner.StageFunc, stages []lifecycle.Stage, ends func(runner.Outcome) bool) runner.StageFunc {
 	return func(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 		out, err := run(ctx, c)
-		if err != nil || d.Certs == nil || !out.Moves() {
+		if err != nil || d.Certs == nil || !ends(out) {
 			return out, err
 		}
 		raw, where, err := d.completionEvidence(ctx, c, stages)
