@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 )
 
@@ -49,7 +50,7 @@ func freeAddr(t *testing.T) string {
 }
 
 // sharedPKIFiles are the files every member of a cluster shares.
-var sharedPKIFiles = []string{pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile}
+var sharedPKIFiles = []string{pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile, cert.SiteKeyFile}
 
 // sharePKI copies names from the first member's pki/ into state's, as
 // the operator does before a member's first start.
@@ -178,8 +179,13 @@ func TestClusterOfTwoDaemons(t *testing.T) {
 	})
 	t.Run("another signing key", func(t *testing.T) {
 		state := filepath.Join(root, "d")
-		sharePKI(t, stateA, state, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile)
+		sharePKI(t, stateA, state, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, cert.SiteKeyFile)
 		refused(t, startMember(t, "region-d", state, freeAddr(t), raftA), "signs agent tasks with another key")
+	})
+	t.Run("another evidence site key", func(t *testing.T) {
+		state := filepath.Join(root, "e")
+		sharePKI(t, stateA, state, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile)
+		refused(t, startMember(t, "region-e", state, freeAddr(t), raftA), "signs clean certificates with another evidence site key")
 	})
 
 	// region-b stops gracefully (leases released, leadership handed over)
@@ -195,7 +201,7 @@ func refused(t *testing.T, m *member, message string) {
 		t.Fatalf("%s still runs; log:\n%s", m.name, m.log())
 	}
 	if code := m.cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(m.log(), message) ||
-		!strings.Contains(m.log(), "copy ca.crt, ca.key, store-ca.crt, store-ca.key and task-signing.key from the first member's state_dir/pki") {
+		!strings.Contains(m.log(), "copy ca.crt, ca.key, store-ca.crt, store-ca.key, task-signing.key and evidence-site.key from the first member's state_dir/pki") {
 		t.Fatalf("%s: exit %d, want 1 with %q; log:\n%s", m.name, code, message, m.log())
 	}
 }
