@@ -14,7 +14,7 @@ import (
 // node's chain exported with `evidence export` verifies offline with the
 // keys `evidence keys` publishes, by `evidence verify` alone.
 func TestCertificatesOfTurnoversVerifyOffline(t *testing.T) {
-	w := newWorld(t, simOptions{machines: 3, speed: 600, gpus: "nvidia:2"})
+	w := newWorld(t, simOptions{machines: 3, speed: 600, gpus: "nvidia:8"})
 	hosts := hostnames(1, 2, 3)
 	nodes := w.decomActive(hosts...)
 	dir := t.TempDir()

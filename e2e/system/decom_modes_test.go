@@ -114,16 +114,18 @@ func decomCheckItems(tk decomTask, name string) string {
 	return ""
 }
 
-// TestDecomUnclearableResidueQuarantines: a GPU that refuses reset fails
-// the scrub, a plain tenant mount (no task unmounts it) fails the
-// validation; either way the node ends quarantined, the run waits for an
-// operator with cleanup_validation_failure, the evidence names what
-// failed, and /metrics counts it.
+// TestDecomUnclearableResidueQuarantines: a plain tenant mount (no task
+// unmounts it) fails the validation; the node ends quarantined, the run
+// waits for an operator with cleanup_validation_failure, the evidence
+// names what failed, and /metrics counts it. (A GPU that refuses reset
+// while its driver is held no longer ends here: the scrub reboots the
+// host through the agent and scrubs again; the workflow's reboot
+// fallback tests hold that.)
 func TestDecomUnclearableResidueQuarantines(t *testing.T) {
 	w := newWorld(t, simOptions{machines: 2, speed: 600, gpus: "nvidia:8"})
 	hosts := hostnames(1, 2)
 	nodes := w.decomActive(hosts...)
-	w.sim.residue(hosts[0], fakehost.Residue{User: "tenant1", Process: true, GPUMemoryMiB: 2048, StuckGPU: true})
+	w.sim.residue(hosts[0], fakehost.Residue{User: "tenant1", Mount: "/mnt/tenant", ScratchFile: true})
 	w.sim.residue(hosts[1], fakehost.Residue{User: "tenant2", Mount: "/mnt/tenant", ScratchFile: true})
 	ids := map[string]string{}
 	for _, h := range hosts {
@@ -142,22 +144,11 @@ func TestDecomUnclearableResidueQuarantines(t *testing.T) {
 			t.Errorf("%s: node %q, want quarantined", h, st)
 		}
 	}
-	scrub, _ := w.decomGet(ids[hosts[0]]).task(lifecycle.TaskGPUScrub)
-	// The board's GPUs reset together: all fail, GPU 0 is the one that
-	// refused and still holds the tenant's memory.
-	if got := decomFailedGPUs(scrub); scrub.passed() || len(got) != 8 {
-		t.Errorf("%s: scrub %s, failed GPUs %v; want failed on the whole board", hosts[0], scrub.State, got)
-	}
-	if g := decomGPU(scrub, 0); g == nil || !strings.Contains(g.Reason, "could not be reset") ||
-		g.After == nil || g.After.MemoryUsedMiB == nil || *g.After.MemoryUsedMiB != 2048 {
-		t.Errorf("%s: GPU 0 evidence %+v; want the refused reset and its 2048 MiB after", hosts[0], g)
-	}
-	if st := w.decomGet(ids[hosts[0]]).Decommission.CurrentStage; st != lifecycle.StageScrubGPU {
-		t.Errorf("%s: the run stopped at %s, want scrub_gpu", hosts[0], st)
-	}
-	val, _ := w.decomGet(ids[hosts[1]]).task(lifecycle.TaskValidateClean)
-	if c := decomFailedChecks(val); val.passed() || !strings.Contains(c["mounts"], "/mnt/tenant") {
-		t.Errorf("%s: validation %s with failed checks %v; want the mounts check naming /mnt/tenant", hosts[1], val.State, c)
+	for _, h := range hosts {
+		val, _ := w.decomGet(ids[h]).task(lifecycle.TaskValidateClean)
+		if c := decomFailedChecks(val); val.passed() || !strings.Contains(c["mounts"], "/mnt/tenant") {
+			t.Errorf("%s: validation %s with failed checks %v; want the mounts check naming /mnt/tenant", h, val.State, c)
+		}
 	}
 	fams := scrape(t, w.daemon)
 	for _, m := range []struct {
@@ -166,8 +157,7 @@ func TestDecomUnclearableResidueQuarantines(t *testing.T) {
 		want   float64
 	}{
 		{"maas_sidecar_stage_failures_total", map[string]string{"failure_class": "cleanup_validation_failure"}, 2},
-		{"maas_sidecar_decommission_validation_failures_total", map[string]string{"mode": "soft_reset"}, 1},
-		{"maas_sidecar_gpu_scrub_failures_total", map[string]string{"vendor": "nvidia"}, 1},
+		{"maas_sidecar_decommission_validation_failures_total", map[string]string{"mode": "soft_reset"}, 2},
 		{"maas_sidecar_decommissions_total", map[string]string{"mode": "soft_reset", "outcome": "failed_manual_intervention"}, 2},
 		{"maas_sidecar_nodes", map[string]string{"state": "quarantined"}, 2},
 	} {
