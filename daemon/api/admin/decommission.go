@@ -32,8 +32,8 @@ func (a *API) decommission(r *http.Request, c *call) (int, any, error) {
 	if err := req.Validate(); err != nil {
 		return 0, nil, err
 	}
-	if q.Reason == "" || len(q.Reason) > 512 {
-		return 0, nil, lifecycle.Invalid(op, "reason", "reason is required (at most 512 characters)")
+	if err := checkReason(op, q.Reason); err != nil {
+		return 0, nil, err
 	}
 	key, err := idempotencyKey(r, op)
 	if err != nil {

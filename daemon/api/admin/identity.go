@@ -101,8 +101,8 @@ func (a *API) reason(r *http.Request, op string) error {
 	if err := problem.Decode(r, op, &q); err != nil {
 		return err
 	}
-	if q.Reason == "" || len(q.Reason) > 512 {
-		return lifecycle.Invalid(op, "reason", "reason is required (at most 512 characters)")
+	if err := checkReason(op, q.Reason); err != nil {
+		return err
 	}
 	r.Header.Set(ReasonHeader, q.Reason)
 	return nil

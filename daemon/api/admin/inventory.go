@@ -50,8 +50,8 @@ func (a *API) acceptInventory(r *http.Request, c *call) (int, any, error) {
 	if err := problem.Decode(r, op, &q); err != nil {
 		return 0, nil, err
 	}
-	if q.Reason == "" || len(q.Reason) > 512 {
-		return 0, nil, lifecycle.Invalid(op, "reason", "reason is required (at most 512 characters)")
+	if err := checkReason(op, q.Reason); err != nil {
+		return 0, nil, err
 	}
 	ctx, id := r.Context(), c.vars["id"]
 	var changes []string

@@ -19,8 +19,8 @@ func (a *API) recoverRun(k *runKind, action lifecycle.Action) handler {
 		if err := problem.Decode(r, k.recoverOp, &q); err != nil {
 			return 0, nil, err
 		}
-		if q.Reason == "" || len(q.Reason) > 512 {
-			return 0, nil, lifecycle.Invalid(k.recoverOp, "reason", "reason is required (at most 512 characters)")
+		if err := checkReason(k.recoverOp, q.Reason); err != nil {
+			return 0, nil, err
 		}
 		if _, err := a.kindRun(r, k, c.vars["id"]); err != nil {
 			return 0, nil, err
