@@ -37,7 +37,7 @@ func (c *certEnv) PublicKeys(context.Context) ([]ed25519.PublicKey, error) {
 
 // issue records run's certificate for node, signed with key.
 func (c *certEnv) issue(t *testing.T, key ed25519.PrivateKey, run, node string) {
-	is := cert.Issuer{Key: cert.Signer{Key: key}, Ledger: c.Ledger, Clock: clockwork.NewRealClock()}
+	is := &cert.Issuer{Key: cert.Signer{Key: key}, Ledger: c.Ledger, Clock: clockwork.NewRealClock()}
 	_, err := is.IssueRun(context.Background(), "site-1", run, cert.Certificate{Node: cert.Node{NodeID: node, MAASSystemID: "sys1"},
 		Predicate: cert.Predicate{Mode: "soft_reset", Outcome: cert.OutcomeClean, EvidenceDigest: cert.Digest([]byte(run))}})
 	must(t, err)

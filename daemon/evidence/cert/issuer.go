@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/jonboulle/clockwork"
 )
@@ -37,20 +38,29 @@ type Ledger interface {
 	ByRun(ctx context.Context, runID string) (r Record, ok bool, err error)
 }
 
-// Issuer issues chained, logged certificates with the site key.
+// Issuer issues chained, logged certificates with the site key. It
+// issues one certificate at a time: every certificate of a site appends
+// to the site's one log, so concurrent issues in one daemon would only
+// move the ledger under each other (a thousand runs finishing together
+// never got through). ErrMoved then comes only from another daemon (a
+// cluster member), and IssueRun retries it.
 type Issuer struct {
 	Key    Signer
 	Ledger Ledger
 	Clock  clockwork.Clock // dates the signed log heads
+
+	mu sync.Mutex
 }
 
 // Issue signs c as the node's next certificate, naming its previous one,
 // appends it to site's log and signs the new head.
-func (is Issuer) Issue(ctx context.Context, site string, c Certificate) (Record, error) {
+func (is *Issuer) Issue(ctx context.Context, site string, c Certificate) (Record, error) {
+	is.mu.Lock()
+	defer is.mu.Unlock()
 	return is.issue(ctx, site, "", c)
 }
 
-func (is Issuer) issue(ctx context.Context, site, runID string, c Certificate) (Record, error) {
+func (is *Issuer) issue(ctx context.Context, site, runID string, c Certificate) (Record, error) {
 	prev, err := is.Ledger.LastDigest(ctx, c.Node.NodeID)
 	if err != nil {
 		return Record{}, fmt.Errorf("issue certificate: %w", err)
@@ -83,10 +93,12 @@ const issueTries = 8
 // IssueRun issues c as run's certificate, once: when the run has one
 // already (an issue before a crash or restart) it returns that one, and
 // when another issuer moved the ledger it issues again.
-func (is Issuer) IssueRun(ctx context.Context, site, runID string, c Certificate) (Record, error) {
+func (is *Issuer) IssueRun(ctx context.Context, site, runID string, c Certificate) (Record, error) {
 	if runID == "" {
 		return Record{}, errors.New("issue certificate: run id is required")
 	}
+	is.mu.Lock()
+	defer is.mu.Unlock()
 	for try := 0; ; try++ {
 		r, ok, err := is.Ledger.ByRun(ctx, runID)
 		if err != nil {
@@ -108,6 +120,6 @@ func (is Issuer) IssueRun(ctx context.Context, site, runID string, c Certificate
 func QuarantineKey(runID string) string { return runID + "#quarantined" }
 
 // ByRun returns the certificate issued under key (see IssueRun).
-func (is Issuer) ByRun(ctx context.Context, key string) (Record, bool, error) {
+func (is *Issuer) ByRun(ctx context.Context, key string) (Record, bool, error) {
 	return is.Ledger.ByRun(ctx, key)
 }

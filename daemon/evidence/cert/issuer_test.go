@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/jonboulle/clockwork"
@@ -16,7 +18,8 @@ import (
 type ledger struct {
 	mu      sync.Mutex
 	records []cert.Record
-	before  func() // runs inside Append before the checks
+	before  func()        // runs inside Append before the checks
+	latency time.Duration // a store's round trip, before Append's checks
 }
 
 func (l *ledger) LastDigest(_ context.Context, node string) (string, error) {
@@ -47,6 +50,7 @@ func (l *ledger) Append(_ context.Context, r cert.Record, prev string) error {
 	if l.before != nil {
 		l.before()
 	}
+	time.Sleep(l.latency)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.last(r.NodeID) != prev || r.Entry.Index != uint64(len(l.records)) {
@@ -77,7 +81,7 @@ func (l *ledger) byRun(run string) (cert.Record, bool) {
 
 func TestIssuedCertificatesChainPerNodeAndLogPerSite(t *testing.T) {
 	s, l := newKey(t, 0), &ledger{}
-	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
+	is := &cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
 	var a [][]byte
 	for i, node := range []string{"node-7", "node-9", "node-7", "node-7"} {
 		c := sample("ignored", i)
@@ -105,10 +109,11 @@ func TestIssuedCertificatesChainPerNodeAndLogPerSite(t *testing.T) {
 
 func TestIssueRefusesWhenTheLedgerMoved(t *testing.T) {
 	s, l := newKey(t, 0), &ledger{}
-	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
-	l.before = func() { // another issuer records first
+	is := &cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
+	other := &cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
+	l.before = func() { // another issuer (another daemon) records first
 		l.before = nil
-		if _, err := is.Issue(context.Background(), "site-1", sample("", 1)); err != nil {
+		if _, err := other.Issue(context.Background(), "site-1", sample("", 1)); err != nil {
 			t.Error(err)
 		}
 	}
@@ -125,10 +130,11 @@ func TestIssueRefusesWhenTheLedgerMoved(t *testing.T) {
 // another issuer is retried, not failed.
 func TestIssueRunIsOncePerRunAndRetriesAMovedLedger(t *testing.T) {
 	s, l := newKey(t, 0), &ledger{}
-	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
+	is := &cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
+	other := &cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
 	l.before = func() {
 		l.before = nil
-		if _, err := is.IssueRun(context.Background(), "site-1", "run-other", sample("", 1)); err != nil {
+		if _, err := other.IssueRun(context.Background(), "site-1", "run-other", sample("", 1)); err != nil {
 			t.Error(err)
 		}
 	}
@@ -142,5 +148,40 @@ func TestIssueRunIsOncePerRunAndRetriesAMovedLedger(t *testing.T) {
 	}
 	if again.Digest != first.Digest || len(l.records) != 2 || first.Entry.Index != 1 {
 		t.Fatalf("first %s (entry %d), again %s, %d records", first.Digest, first.Entry.Index, again.Digest, len(l.records))
+	}
+}
+
+// TestManyRunsCertifiedAtOnceAllGetThrough: a site's runs finishing
+// together all get their certificate, in one unbroken log. Before the
+// issuer serialised its issues they moved the ledger under each other
+// and most runs gave up after their retries.
+func TestManyRunsCertifiedAtOnceAllGetThrough(t *testing.T) {
+	s, l := newKey(t, 0), &ledger{latency: time.Millisecond}
+	is := &cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0)}
+	const runs = 300
+	errs := make(chan error, runs)
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := is.IssueRun(context.Background(), "site-1", fmt.Sprintf("run-%d", i), sample("", i))
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("a run's certificate failed: %v", err)
+		}
+	}
+	for i, r := range l.records {
+		if r.Entry.Index != uint64(i) {
+			t.Fatalf("record %d has log index %d", i, r.Entry.Index)
+		}
+	}
+	if len(l.records) != runs {
+		t.Fatalf("%d certificates, want %d", len(l.records), runs)
 	}
 }

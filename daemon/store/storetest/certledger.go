@@ -27,7 +27,7 @@ func RunCertLedger(t *testing.T, nh NewHarness) {
 	})
 }
 
-func (e *env) issuer() (cert.Issuer, certledger.Ledger) {
+func (e *env) issuer() (*cert.Issuer, certledger.Ledger) {
 	e.t.Helper()
 	b, ok := e.st.(certledger.Backend)
 	if !ok {
@@ -36,7 +36,7 @@ func (e *env) issuer() (cert.Issuer, certledger.Ledger) {
 	_, key, err := ed25519.GenerateKey(bytes.NewReader(bytes.Repeat([]byte{7}, 64)))
 	e.must(err)
 	l := certledger.Ledger{B: b}
-	return cert.Issuer{Key: cert.Signer{Key: key}, Ledger: l, Clock: e.clock}, l
+	return &cert.Issuer{Key: cert.Signer{Key: key}, Ledger: l, Clock: e.clock}, l
 }
 
 func certOf(node, mode string) cert.Certificate {
@@ -46,7 +46,7 @@ func certOf(node, mode string) cert.Certificate {
 
 // verifyExport exports node's chain and verifies it offline; it returns
 // the report.
-func (e *env) verifyExport(l certledger.Ledger, is cert.Issuer, node string) string {
+func (e *env) verifyExport(l certledger.Ledger, is *cert.Issuer, node string) string {
 	e.t.Helper()
 	b, err := l.Export(e.ctx, node)
 	e.must(err)
