@@ -22,7 +22,8 @@ const maxKernRead = 16 << 20
 // journalctl's cursor, or an offset into KernLog.
 type kernFollower struct {
 	cursor string // journalctl's, "" before the first read that had entries
-	offset int64  // into KernLog, reset to 0 when the file shrank (rotated)
+	offset int64  // into KernLog, reset to 0 when the file is another or shrank (rotated)
+	file   os.FileInfo
 }
 
 const cursorPrefix = "-- cursor: "
@@ -61,9 +62,10 @@ func (k *kernFollower) readFile(root hostroot.Root) (string, string, error) {
 	if err != nil {
 		return "", KernLog, fmt.Errorf("%s: %w", KernLog, err)
 	}
-	if fi.Size() < k.offset {
+	if fi.Size() < k.offset || (k.file != nil && !os.SameFile(k.file, fi)) {
 		k.offset = 0
 	}
+	k.file = fi
 	source := fmt.Sprintf("%s from byte %d", KernLog, k.offset)
 	b, err := io.ReadAll(io.LimitReader(io.NewSectionReader(f, k.offset, fi.Size()-k.offset), maxKernRead))
 	if err != nil {
