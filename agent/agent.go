@@ -104,6 +104,9 @@ func (a *Agent) Stats() Stats {
 		EnrollRefusals: a.stats.enrollRefusals.Load(), Refused: a.stats.refused.Load()}
 }
 
+// Busy reports whether a task is running now.
+func (a *Agent) Busy() bool { return a.busy.Load() }
+
 // Healthy reports whether the loop is making progress: a task is running
 // or a loop step started within stall. The watchdog pings only then.
 func (a *Agent) Healthy(now time.Time, stall time.Duration) bool {
