@@ -21,7 +21,7 @@ var t0 = time.Date(2026, 7, 14, 8, 0, 0, 0, time.UTC)
 
 // hostRoot is a fixture host: a boot id and n NVIDIA GPUs on the PCI bus
 // (an NVSwitch too, which does not count).
-func hostRoot(t *testing.T, n int) hostroot.Root {
+func hostRoot(t testing.TB, n int) hostroot.Root {
 	t.Helper()
 	root := t.TempDir()
 	files := map[string]string{"proc/sys/kernel/random/boot_id": "7d9c2f3e-boot\n",
@@ -36,7 +36,7 @@ func hostRoot(t *testing.T, n int) hostroot.Root {
 	return hostroot.Root(root)
 }
 
-func write(t *testing.T, path, s string) {
+func write(t testing.TB, path, s string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func write(t *testing.T, path, s string) {
 	}
 }
 
-func recorded(t *testing.T, name string) string {
+func recorded(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "task", "gpu", "testdata", name))
 	if err != nil {
