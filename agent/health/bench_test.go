@@ -40,7 +40,7 @@ func (discard) Health(context.Context, string, wire.HealthReport) error { return
 // seam without starting a process) parsed, the PCI bus read, a quiet
 // kernel log since the last pass, the report built. It reports the
 // process's CPU time per pass besides ns/op; the tools' own cost is not
-// in it (nvidia-smi's is in docs/benchmarks.md).
+// in it.
 func BenchmarkPass(b *testing.B) {
 	root := hostRoot(b, 8)
 	query, status, errs := eightGPUs()

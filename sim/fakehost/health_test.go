@@ -62,6 +62,9 @@ func TestXid79SeenByTheWatch(t *testing.T) {
 			t.Errorf("GPU 0 still answers: %+v", g)
 		}
 	}
+	if _, err := os.Stat(filepath.Join(root, fakehost.TextfileDir)); err != nil {
+		t.Errorf("no node_exporter textfile directory for the agent's metrics: %v", err)
+	}
 	if again := w.Pass(context.Background()); len(again.Xids) != 0 {
 		t.Errorf("the next pass reports %v again; want only new events", again.Xids)
 	}
