@@ -7,6 +7,7 @@
 //	gpuaas-node-agent [--config PATH] [--root DIR] [--state-dir DIR] [--log-level LEVEL]
 //	gpuaas-node-agent --version
 //	gpuaas-node-agent check [--validate] [--diag-level N] [--scrub [--kill-processes]] [--root DIR] [--config PATH]
+//	gpuaas-node-agent check --health [--root DIR]
 package main
 
 import (
