@@ -14,7 +14,8 @@
 // reading that fails is named in the report's Unreadable with its reason;
 // the vendor tools are not run while a task (a scrub) is running.
 //
-// The agent gives no verdict. A report the daemon does not accept (any
+// Reports go out only while the agent is enrolled. The agent gives no
+// verdict. A report the daemon does not accept (any
 // answer but 2xx, or no answer) is not sent again: the next pass sends a
 // new one, which carries every Xid event not yet accepted.
 package health

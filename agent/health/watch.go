@@ -45,6 +45,9 @@ type Watch struct {
 	Observer Observer
 	// Busy says a task is running: the vendor tools are left alone.
 	Busy func() bool
+	// Enrolled says the agent holds a certificate the daemon accepts;
+	// until it does, reports are not sent (their Xids are carried).
+	Enrolled func() bool
 
 	kern    kernFollower
 	seq     uint64
@@ -68,7 +71,8 @@ func (w *Watch) Run(ctx context.Context) error {
 	}
 }
 
-// Pass reads, reports and observes once, and returns the report sent.
+// Pass reads, reports and observes once, and returns the report (sent
+// only once the agent is enrolled).
 // Its readings are bounded by the interval.
 func (w *Watch) Pass(ctx context.Context) wire.HealthReport {
 	if w.Log == nil {
@@ -88,6 +92,9 @@ func (w *Watch) Pass(ctx context.Context) wire.HealthReport {
 	}
 	if w.Observer != nil {
 		w.Observer.HealthPass(r, fresh)
+	}
+	if w.Enrolled != nil && !w.Enrolled() {
+		return r
 	}
 	err := w.Post.Health(pctx, w.NodeID, r)
 	if err == nil {

@@ -166,3 +166,23 @@ func (p *countingPoster) Health(context.Context, string, wire.HealthReport) erro
 	p.n <- p.count
 	return nil
 }
+
+// Until the agent is enrolled nothing is posted (the daemon would refuse
+// a report without the node's certificate); the Xids read meanwhile go
+// out with the first report after enrollment.
+func TestNotEnrolledCarries(t *testing.T) {
+	root := hostRoot(t, 0)
+	write(t, root.Path(KernLog), xidLine("18", 79))
+	p := &poster{}
+	w := newWatch(root, fakeexec.New(nil), p)
+	enrolled := false
+	w.Enrolled = func() bool { return enrolled }
+	w.Pass(context.Background())
+	if len(p.got) != 0 {
+		t.Fatalf("%d reports posted before enrollment; want none", len(p.got))
+	}
+	enrolled = true
+	if r := w.Pass(context.Background()); len(p.got) != 1 || codes(r.Xids) != "79" {
+		t.Errorf("after enrollment: %d posted, Xids %q; want one with the Xid 79", len(p.got), codes(r.Xids))
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/gpuaas/maas-sidecar/agent"
 	"github.com/gpuaas/maas-sidecar/agent/config"
 	"github.com/gpuaas/maas-sidecar/agent/health"
 	"github.com/gpuaas/maas-sidecar/agent/hostroot"
@@ -20,16 +21,24 @@ var (
 	_ health.Observer = (*metrics.Metrics)(nil)
 )
 
+// agentState is what the watch asks of the agent.
+type agentState interface {
+	Busy() bool
+	Enrolled() bool
+}
+
+var _ agentState = (*agent.Agent)(nil)
+
 // healthWatch builds the passive health watch over the agent's mTLS
 // client; nil when health.off is set.
-func healthWatch(cfg config.Config, root hostroot.Root, ex task.Exec, tr *mtls.Client, m *metrics.Metrics, busy func() bool,
+func healthWatch(cfg config.Config, root hostroot.Root, ex task.Exec, tr *mtls.Client, m *metrics.Metrics, a agentState,
 	clock clockwork.Clock, log *slog.Logger) *health.Watch {
 	if cfg.Health.Off {
 		return nil
 	}
 	w := &health.Watch{NodeID: cfg.NodeID, Interval: cfg.Health.Interval, Root: root, Exec: ex, Post: tr,
 		Readers: []gpu.Reader{gpu.NVIDIA{Exec: ex}, gpu.AMD{Exec: ex, Root: root}}, Clock: clock,
-		Log: log.With("component", "health"), Busy: busy}
+		Log: log.With("component", "health"), Busy: a.Busy, Enrolled: a.Enrolled}
 	if m != nil {
 		w.Observer = m
 	}

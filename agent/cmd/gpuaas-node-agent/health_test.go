@@ -25,12 +25,12 @@ func TestHealthWatchBesideTheLoop(t *testing.T) {
 	cfg.NodeID, cfg.APIURL = "node-1", "https://127.0.0.1:1"
 	tr := &mtls.Client{}
 	cfg.Health.Off = true
-	if w := healthWatch(cfg, "", nil, tr, nil, nil, clockwork.NewRealClock(), slog.Default()); w != nil {
+	if w := healthWatch(cfg, "", nil, tr, nil, agentStub{}, clockwork.NewRealClock(), slog.Default()); w != nil {
 		t.Fatalf("health.off built a watch: %+v", w)
 	}
 	cfg.Health.Off = false
 	clock := clockwork.NewFakeClock()
-	w := healthWatch(cfg, hostroot.Root(t.TempDir()), fakeexec.New(nil), nil, nil, func() bool { return false }, clock, slog.Default())
+	w := healthWatch(cfg, hostroot.Root(t.TempDir()), fakeexec.New(nil), nil, nil, agentStub{enrolled: true}, clock, slog.Default())
 	posted := make(chan struct{}, 4)
 	w.Post = postFunc(func() { posted <- struct{}{} })
 	loopDone := errors.New("loop returned")
@@ -53,3 +53,9 @@ func (f postFunc) Health(context.Context, string, wire.HealthReport) error {
 	f()
 	return nil
 }
+
+// agentStub is an agent that is enrolled or not, and idle.
+type agentStub struct{ enrolled bool }
+
+func (agentStub) Busy() bool       { return false }
+func (s agentStub) Enrolled() bool { return s.enrolled }

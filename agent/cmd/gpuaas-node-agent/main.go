@@ -134,7 +134,7 @@ func run(args []string, stdout io.Writer) error {
 	n := sdnotify.New(log.With("component", "sdnotify"))
 	log.Info("gpuaas-node-agent started", "node", cfg.NodeID, "api_url", cfg.APIURL, "tasks", task.Default.Types(),
 		"health_interval", healthInterval(cfg.Health))
-	hw := healthWatch(cfg, root, ex, tr, m, a.Busy, clock, log)
+	hw := healthWatch(cfg, root, ex, tr, m, a, clock, log)
 	return serve(ctx, withWriter(withWatch(a.Run, hw), mw), n, watchdog(log, n, a, clock, cfg.PollTimeout+cfg.RetryMax+time.Minute))
 }
 
