@@ -71,6 +71,7 @@ type Agent struct {
 	log      *slog.Logger
 	progress atomic.Int64 // unix nanos of the last loop step start
 	busy     atomic.Bool  // a task is running
+	enrolled atomic.Bool  // holds a certificate the daemon has not refused
 	stats    struct {
 		polls, ran, rejected, enrollments, renewals, refusals, enrollRefusals atomic.Uint64
 		refused                                                               atomic.Bool
@@ -103,6 +104,13 @@ func (a *Agent) Stats() Stats {
 		Enrollments: a.stats.enrollments.Load(), Renewals: a.stats.renewals.Load(), Refusals: a.stats.refusals.Load(),
 		EnrollRefusals: a.stats.enrollRefusals.Load(), Refused: a.stats.refused.Load()}
 }
+
+// Busy reports whether a task is running now.
+func (a *Agent) Busy() bool { return a.busy.Load() }
+
+// Enrolled reports whether the agent holds a certificate the daemon has
+// not refused, as of its last loop step.
+func (a *Agent) Enrolled() bool { return a.enrolled.Load() }
 
 // Healthy reports whether the loop is making progress: a task is running
 // or a loop step started within stall. The watchdog pings only then.

@@ -36,7 +36,11 @@ func (a *Agent) contacted() { a.o.Observer.Contacted(a.o.Clock.Now()) }
 
 // observeEnrollment publishes whether the agent holds a certificate the
 // daemon has not refused.
-func (a *Agent) observeEnrollment() { a.o.Observer.SetEnrolled(a.cert != nil && a.refusal == "") }
+func (a *Agent) observeEnrollment() {
+	ok := a.cert != nil && a.refusal == ""
+	a.enrolled.Store(ok)
+	a.o.Observer.SetEnrolled(ok)
+}
 
 // taskResult is the metrics result of a task that ran.
 func taskResult(success bool) string {

@@ -48,6 +48,8 @@ type Config struct {
 	Cleanup Cleanup `yaml:"cleanup"`
 	// Metrics is the agent's own metrics file (node_exporter textfile).
 	Metrics Metrics `yaml:"metrics"`
+	// Health is the passive health watch (on by default, every 60s).
+	Health Health `yaml:"health"`
 }
 
 // Cleanup is the node-local policy of the cleanup and validation tasks.
@@ -84,6 +86,7 @@ func Defaults() Config {
 			WekaConfigPaths: []string{"/root/.weka"},
 		},
 		Metrics: defaultMetrics(),
+		Health:  defaultHealth(),
 	}
 }
 
@@ -138,6 +141,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := c.Metrics.validate(); err != nil {
+		return err
+	}
+	if err := c.Health.validate(); err != nil {
 		return err
 	}
 	if _, err := c.PublicKey(); err != nil {

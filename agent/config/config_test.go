@@ -57,6 +57,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"metrics.textfile_dir", func(c *Config) { c.Metrics.TextfileDir = "var/lib/prometheus" }},
 		{"metrics.textfile_dir", func(c *Config) { c.Metrics.TextfileDir = "/var/lib/../tmp" }},
 		{"metrics.interval", func(c *Config) { c.Metrics.Interval = 0 }},
+		{"health.interval", func(c *Config) { c.Health.Interval = 100 * time.Millisecond }},
 		{"cleanup.scratch_roots", func(c *Config) { c.Cleanup.ScratchRoots = []string{"/home"} }},
 		{"cleanup.scratch_roots", func(c *Config) { c.Cleanup.ScratchRoots = []string{"/root/scratch"} }},
 		{"cleanup.scratch_paths", func(c *Config) { c.Cleanup.ScratchPaths = []string{"/data/job"} }},
@@ -90,6 +91,26 @@ func TestMetricsKeys(t *testing.T) {
 		c, err := Parse([]byte("api_url: https://r:5291\nnode_id: n\nsigning_public_key: |\n" + key + "\n" + tc.yaml))
 		if err != nil || c.Metrics.TextfileDir != tc.dir || c.Metrics.Interval != 30*time.Second {
 			t.Errorf("%q: textfile_dir %q, interval %v, err %v; want %q, 30s", tc.yaml, c.Metrics.TextfileDir, c.Metrics.Interval, err, tc.dir)
+		}
+	}
+}
+
+// The health watch runs every 60s unless the config sets another
+// interval or turns it off; off needs no interval.
+func TestHealthKeys(t *testing.T) {
+	key := indent(pubPEM(t))
+	for _, tc := range []struct {
+		yaml     string
+		interval time.Duration
+		off      bool
+	}{
+		{"", time.Minute, false},
+		{"health:\n  interval: 15s\n", 15 * time.Second, false},
+		{"health:\n  off: true\n  interval: 0s\n", 0, true},
+	} {
+		c, err := Parse([]byte("api_url: https://r:5291\nnode_id: n\nsigning_public_key: |\n" + key + "\n" + tc.yaml))
+		if err != nil || c.Health.Interval != tc.interval || c.Health.Off != tc.off {
+			t.Errorf("%q: health %+v, err %v; want interval %v, off %v", tc.yaml, c.Health, err, tc.interval, tc.off)
 		}
 	}
 }

@@ -32,7 +32,8 @@ type Metrics struct {
 	types                                []string
 	tasks, refusals                      *family
 	contact, enrolled, enrolledAt, wrote *family
-	all                                  []*family // in the order they are written (by name)
+	all                                  []*family       // in the order they are written (by name)
+	health                               *healthFamilies // nil until the watch's first pass
 	isEnrolled                           atomic.Bool
 	changed                              chan struct{}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // TestWrittenFilePassesPromtool writes the file with every series set,
-// as an agent that enrolled, ran and was refused would, and lints it with
+// as an agent that enrolled, ran, was refused and made a health watch pass
+// with every reading would, and lints it with
 // promtool check metrics (rc 3 on lint problems), the check node_exporter
 // users run on textfile output. promtool comes from Debian's prometheus
 // package (hack/apt-packages.txt); without it this test fails.
@@ -28,6 +29,9 @@ func TestWrittenFilePassesPromtool(t *testing.T) {
 	m.TaskDone("unknown", ResultUnsupported)
 	m.Refused(RefusedCertificate)
 	m.Refused(RefusedEnrollmentToken)
+	r, fresh := healthReport()
+	m.HealthPass(r, fresh)
+	m.HealthReported(true, t0.Add(time.Second))
 	if err := m.WriteFile(dir, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +45,7 @@ func TestWrittenFilePassesPromtool(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("promtool check metrics: %v\n%s", err, out)
 	}
-	if len(readFile(t, dir)) != 7 {
-		t.Errorf("the file holds %d metric families, want 7", len(readFile(t, dir)))
+	if len(readFile(t, dir)) != 25 {
+		t.Errorf("the file holds %d metric families, want 25 (7 and the health watch's 18)", len(readFile(t, dir)))
 	}
 }

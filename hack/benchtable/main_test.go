@@ -37,6 +37,7 @@ func TestTable(t *testing.T) {
 		"onboarding RSS (dqlite, 3 nodes) ≤ 2× bbolt 914 MiB bbolt: 604 MiB 0.76 yes",
 		"daemon RSS, 10,000 queued (1,000 active) ≤ 200 MB 164 MB idle: 29.6 MB 0.82 yes",
 		"agent RSS, enrolled, 1,000 idle polls ≤ 16.0 MiB 13.6 MiB - 0.85 yes",
+		"agent RSS, health watch on (8 GPUs, a pass a second) ≤ 16.0 MiB 14.2 MiB watch off: 13.6 MiB 0.89 yes",
 		"drift latency p99, LISTEN ≤ 1,000 ms 233 ms events cursor, 1 s poll: 1,055 ms 0.23 yes",
 		"drift latency p99, webhook ≤ 1,000 ms 312 ms events cursor, 1 s poll: 1,055 ms 0.31 yes",
 		"soft reset, daemon's own time, 100 at once ≤ 0.50 s/run 5.88 s/run run's wall time: 5.88 s/run 11.76 no",

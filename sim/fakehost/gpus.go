@@ -84,14 +84,8 @@ func (g GPUs) install(root string) error {
 		} else {
 			s.NVIDIA.GPUs = append(s.NVIDIA.GPUs, nvidiaGPU(i, bus))
 		}
-		dev := filepath.Join(root, fmt.Sprintf("sys/bus/pci/devices/0000:%02x:00.0", bus))
-		if err := os.MkdirAll(dev, 0o755); err != nil {
+		if err := writePCI(root, fmt.Sprintf("00000000:%02X:00.0", bus), vendorID, class); err != nil {
 			return fmt.Errorf("fakehost: %w", err)
-		}
-		for f, v := range map[string]string{"vendor": vendorID, "class": class} {
-			if err := os.WriteFile(filepath.Join(dev, f), []byte(v+"\n"), 0o444); err != nil {
-				return fmt.Errorf("fakehost: %w", err)
-			}
 		}
 	}
 	if _, err := os.Stat(filepath.Join(root, fakesmi.StatePath)); err == nil {
@@ -115,4 +109,19 @@ func amdGPU(i, bus int) fakesmi.AMDGPU {
 	return fakesmi.AMDGPU{Index: i, UUID: fmt.Sprintf("f7ff74a1-0000-1000-80f4-1ab6a4b3%04x", bus),
 		BDF: fmt.Sprintf("0000:%02x:00.0", bus), MarketName: "AMD Instinct MI300X", Serial: fmt.Sprintf("692251001%03d", i),
 		VRAMTotalMB: 196592, BaseUsedMB: 284}
+}
+
+// writePCI enumerates the PCI function at busID (nvidia-smi's form) with
+// its vendor and class ids.
+func writePCI(root, busID, vendorID, class string) error {
+	dev := filepath.Join(root, pciDevice(busID))
+	if err := os.MkdirAll(dev, 0o755); err != nil {
+		return err
+	}
+	for f, v := range map[string]string{"vendor": vendorID, "class": class} {
+		if err := os.WriteFile(filepath.Join(dev, f), []byte(v+"\n"), 0o444); err != nil {
+			return err
+		}
+	}
+	return nil
 }

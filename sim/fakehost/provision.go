@@ -23,6 +23,10 @@ type Spec struct {
 	Drives []Drive
 }
 
+// TextfileDir is node_exporter's textfile collector directory on a
+// simulated host (the agent's metrics.textfile_dir default).
+const TextfileDir = "/var/lib/prometheus/node-exporter"
+
 // BaseMounts are the mount points of a freshly provisioned host.
 var BaseMounts = []string{"/", "/proc", "/sys", "/dev", "/dev/shm", "/run", "/boot/efi"}
 
@@ -53,7 +57,9 @@ func Provision(root string, s Spec) error {
 			return err
 		}
 	}
-	for _, d := range []string{"/tmp", "/var/tmp", "/var/mail", SessionPath} {
+	// TextfileDir is node_exporter's textfile directory, as Debian's
+	// prometheus-node-exporter makes it: the agent writes its metrics there.
+	for _, d := range []string{"/tmp", "/var/tmp", "/var/mail", SessionPath, TextfileDir} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			return fmt.Errorf("fakehost: %w", err)
 		}

@@ -16,8 +16,9 @@ const BootIDPath = "/proc/sys/kernel/random/boot_id"
 
 // reboot is systemctl reboot on a simulated host: nothing restarts, but
 // the host is in a new boot: the boot id changes ("sim-boot-N") and what
-// a boot clears is cleared (GPU compute processes, a held driver). A
-// GPU that refuses reset keeps refusing: that is the hardware.
+// a boot clears is cleared (GPU compute processes, a held driver), and a
+// GPU that fell off the bus is enumerated again. A GPU that refuses
+// reset keeps refusing: that is the hardware.
 func (h Host) reboot(stderr io.Writer) int {
 	n := 0
 	if b, err := os.ReadFile(h.path(BootIDPath)); err == nil {
@@ -38,7 +39,15 @@ func (h Host) reboot(stderr io.Writer) int {
 	if s.NVIDIA != nil {
 		s.NVIDIA.Processes = nil
 		for i := range s.NVIDIA.GPUs {
-			s.NVIDIA.GPUs[i].Held = false
+			g := &s.NVIDIA.GPUs[i]
+			if g.Lost {
+				g.Lost = false
+				if err := writePCI(h.Root, g.BusID, "0x10de", "0x030200"); err != nil {
+					fmt.Fprintf(stderr, "systemctl: %v\n", err)
+					return 1
+				}
+			}
+			g.Held = false
 		}
 	}
 	if s.AMD != nil {

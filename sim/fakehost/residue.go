@@ -50,7 +50,8 @@ type Residue struct {
 	// Xid is an Xid event the tenancy saw on GPU 0 (NVIDIA only): a
 	// driver line in the kernel log; 48 (double-bit ECC) also counts
 	// the uncorrectable ECC error, volatile and aggregate, as the driver
-	// does.
+	// does; 79 (fallen off the bus) takes GPU 0 out of nvidia-smi's
+	// answers and off the PCI bus.
 	Xid int `json:"xid,omitempty"`
 	// OwnedFiles leaves files owned by the user outside the scratch
 	// paths: a KV cache in /dev/shm, model weights in SharedDir (default

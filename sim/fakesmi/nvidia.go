@@ -26,6 +26,11 @@ func NVIDIASMI(root string, args []string, stdout, stderr io.Writer) int {
 	n.Processes = alive(root, n.Processes)
 	a := parseArgs(args)
 	sel := n.selected(a.ids)
+	for _, g := range n.GPUs {
+		if g.Lost && !a.has("--help-query-gpu") {
+			fmt.Fprintf(stderr, "Unable to determine the device handle for GPU%s: GPU is lost. Reboot the system to recover this GPU\n", g.BusID)
+		}
+	}
 	code := 0
 	switch {
 	case a.has("--help-query-gpu"):
@@ -93,6 +98,9 @@ func (n *NVIDIAState) selected(ids []string) []*NVIDIAGPU {
 	var out []*NVIDIAGPU
 	for i := range n.GPUs {
 		g := &n.GPUs[i]
+		if g.Lost {
+			continue
+		}
 		if len(ids) == 0 || slices.Contains(ids, g.UUID) || slices.Contains(ids, fmt.Sprint(g.Index)) || slices.Contains(ids, g.BusID) {
 			out = append(out, g)
 		}

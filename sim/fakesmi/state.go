@@ -91,6 +91,9 @@ type NVIDIAGPU struct {
 	NVLinks    int   `json:"nvlinks,omitempty"`
 	NVLinkDown []int `json:"nvlink_down,omitempty"`
 	NVLinkCRC  int64 `json:"nvlink_crc_errors,omitempty"`
+	// Lost: the GPU has fallen off the bus (Xid 79). The tool no longer
+	// lists it, nor acts on it; it says so on stderr.
+	Lost bool `json:"lost,omitempty"`
 }
 
 // PowerDefaultW is every simulated GPU's default power limit (H100 SXM).

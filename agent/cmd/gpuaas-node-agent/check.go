@@ -25,6 +25,7 @@ var errCheckFailed = fmt.Errorf("check: the host did not pass")
 // runCheck is "gpuaas-node-agent check": the scrub (with --scrub) and the
 // clean validation with a DCGM diagnostic (with --validate) on the host
 // it runs on, no daemon involved; the evidence goes to stdout as JSON.
+// With --health it prints one pass of the passive health watch instead.
 func runCheck(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("gpuaas-node-agent check", flag.ContinueOnError)
 	cfgPath := fs.String("config", config.DefaultPath, "config file for the cleanup policy (kept users, allowlists); absent: none")
@@ -33,11 +34,18 @@ func runCheck(args []string, stdout io.Writer) error {
 	kill := fs.Bool("kill-processes", false, "with --scrub, SIGKILL compute processes left on a GPU")
 	doValidate := fs.Bool("validate", false, "run the clean validation")
 	level := fs.Int("diag-level", 1, "dcgmi diag level 1-4; 0 runs no DCGM diagnostic")
+	doHealth := fs.Bool("health", false, "print one pass of the passive health watch (readings only), alone")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
+	if *doHealth && (*doScrub || *doValidate) {
+		return usageError{fmt.Errorf("check: --health goes alone")}
+	}
+	if *doHealth {
+		return runHealthCheck(hostroot.Root(*root), stdout)
+	}
 	if !*doScrub && !*doValidate {
-		return usageError{fmt.Errorf("check: name --validate, --scrub or both")}
+		return usageError{fmt.Errorf("check: name --validate, --scrub or both, or --health")}
 	}
 	if *level < 0 || *level > 4 {
 		return usageError{fmt.Errorf("check: --diag-level %d: want 0-4", *level)}

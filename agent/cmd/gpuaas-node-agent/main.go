@@ -7,6 +7,7 @@
 //	gpuaas-node-agent [--config PATH] [--root DIR] [--state-dir DIR] [--log-level LEVEL]
 //	gpuaas-node-agent --version
 //	gpuaas-node-agent check [--validate] [--diag-level N] [--scrub [--kill-processes]] [--root DIR] [--config PATH]
+//	gpuaas-node-agent check --health [--root DIR]
 package main
 
 import (
@@ -131,8 +132,10 @@ func run(args []string, stdout io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	n := sdnotify.New(log.With("component", "sdnotify"))
-	log.Info("gpuaas-node-agent started", "node", cfg.NodeID, "api_url", cfg.APIURL, "tasks", task.Default.Types())
-	return serve(ctx, withWriter(a.Run, mw), n, watchdog(log, n, a, clock, cfg.PollTimeout+cfg.RetryMax+time.Minute))
+	log.Info("gpuaas-node-agent started", "node", cfg.NodeID, "api_url", cfg.APIURL, "tasks", task.Default.Types(),
+		"health_interval", healthInterval(cfg.Health))
+	hw := healthWatch(cfg, root, ex, tr, m, a, clock, log)
+	return serve(ctx, withWriter(withWatch(a.Run, hw), mw), n, watchdog(log, n, a, clock, cfg.PollTimeout+cfg.RetryMax+time.Minute))
 }
 
 // systemdFor is the agent's systemd: D-Bus on the host it runs on; under

@@ -32,10 +32,16 @@ func withWriter(run func(context.Context) error, w *metrics.Writer) func(context
 	if w == nil {
 		return run
 	}
+	return beside(run, w.Run)
+}
+
+// beside runs run with side in a goroutine of its own, and once run
+// returns stops side and waits for it.
+func beside(run, side func(context.Context) error) func(context.Context) error {
 	return func(ctx context.Context) error {
-		wctx, stop := context.WithCancel(ctx)
+		sctx, stop := context.WithCancel(ctx)
 		done := make(chan struct{})
-		go func() { defer close(done); w.Run(wctx) }()
+		go func() { defer close(done); side(sctx) }()
 		err := run(ctx)
 		stop()
 		<-done

@@ -52,6 +52,12 @@ func (c *Client) Report(ctx context.Context, nodeID, taskID string, res wire.Res
 	return err
 }
 
+// Health posts a passive health report (wire.HealthPath).
+func (c *Client) Health(ctx context.Context, nodeID string, r wire.HealthReport) error {
+	_, err := c.do(ctx, http.MethodPost, wire.HealthPath(nodeID), r, nil)
+	return err
+}
+
 func (c *Client) do(ctx context.Context, method, path string, in, out any) (int, error) {
 	var body io.Reader
 	if in != nil {
