@@ -18,9 +18,15 @@ const (
 	StageRepairAcceptance Stage = "repair_acceptance"
 )
 
-// VarReplacement is the run variable of an acceptance run: the replaced
-// serial, "->", the new one.
-const VarReplacement = "replacement"
+// Run variables of a repair run: VarRepairCheck is RepairAcceptance
+// for the acceptance check of a repair_required node (else the run
+// diagnoses a quarantined one); VarReplacement, "<kind>:<old serial>-><new serial>",
+// when a replacement started it.
+const (
+	VarRepairCheck   = "repair_check"
+	VarReplacement   = "replacement"
+	RepairAcceptance = "acceptance"
+)
 
 // Lifecycle events of repair runs.
 const (
@@ -32,17 +38,22 @@ const (
 // node (diagnostics) or a repair_required one (acceptance).
 func CanRepair(s NodeState) bool { return s == NodeQuarantined || s == NodeRepairRequired }
 
-// NewRepairRun returns the pending repair run of quarantined node n:
-// invalid without a reason, conflict when n is not quarantined.
+// NewRepairRun returns the pending repair run of node n: diagnostics
+// of a quarantined node, the acceptance check of a repair_required one.
+// Invalid without a reason, conflict from any other state.
 func NewRepairRun(id string, n Node, reason, requestedBy string, now time.Time) (Run, error) {
 	const op = "lifecycle.NewRepairRun"
 	if reason == "" || len(reason) > 512 {
 		return Run{}, Invalid(op, "reason", "reason is required (at most 512 characters)")
 	}
-	if n.Status != NodeQuarantined {
-		return Run{}, Errorf(CodeConflict, op, "node %s is %s; a repair run starts from quarantined", n.ID, n.Status)
+	if !CanRepair(n.Status) {
+		return Run{}, Errorf(CodeConflict, op, "node %s is %s; a repair run starts from quarantined or repair_required", n.ID, n.Status)
 	}
-	return repairRun(id, n, reason, requestedBy, now), nil
+	r := repairRun(id, n, reason, requestedBy, now)
+	if n.Status == NodeRepairRequired {
+		r.Vars = map[string]string{VarRepairCheck: RepairAcceptance}
+	}
+	return r, nil
 }
 
 // NewAcceptanceRun returns the pending repair run that checks node n
@@ -52,8 +63,16 @@ func NewAcceptanceRun(id string, n Node, rep PartReplacement, requestedBy string
 		return Run{}, Errorf(CodeConflict, "lifecycle.NewAcceptanceRun", "node %s is %s, not repair_required", n.ID, n.Status)
 	}
 	r := repairRun(id, n, rep.Reason, requestedBy, now)
-	r.Vars = map[string]string{VarReplacement: rep.OldSerial + "->" + rep.NewSerial}
+	r.Vars = map[string]string{VarRepairCheck: RepairAcceptance, VarReplacement: string(rep.Kind) + ":" + rep.OldSerial + "->" + rep.NewSerial}
 	return r, nil
+}
+
+// RepairStage is the one stage of repair run r.
+func RepairStage(r Run) Stage {
+	if r.Vars[VarRepairCheck] == RepairAcceptance {
+		return StageRepairAcceptance
+	}
+	return StageRepairDiagnostics
 }
 
 func repairRun(id string, n Node, reason, by string, now time.Time) Run {

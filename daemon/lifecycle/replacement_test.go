@@ -65,22 +65,25 @@ func TestReplace(t *testing.T) {
 	}
 }
 
-// A repair run starts from quarantined only, with a reason; the
-// acceptance run from repair_required, carrying the replacement.
+// A repair run diagnoses a quarantined node and checks a repair_required
+// one, with a reason; a replacement's acceptance run carries it.
 func TestNewRepairRun(t *testing.T) {
 	now := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 	r, err := NewRepairRun("r1", repairNode(NodeQuarantined), "Xid 79 reported", "op", now)
-	if err != nil || r.Kind != RunRepair || r.Status != JobPending || r.NodeID != "n1" || r.Vars != nil {
+	if err != nil || r.Kind != RunRepair || r.Status != JobPending || r.NodeID != "n1" || RepairStage(r) != StageRepairDiagnostics {
 		t.Fatalf("run %+v, %v", r, err)
 	}
 	if _, err := NewRepairRun("r1", repairNode(NodeActive), "x", "op", now); ErrorCode(err) != CodeConflict {
 		t.Fatalf("active node: %v, want conflict", err)
 	}
+	if r, err := NewRepairRun("r1", repairNode(NodeRepairRequired), "x", "op", now); err != nil || RepairStage(r) != StageRepairAcceptance {
+		t.Fatalf("repair_required node: %+v, %v, want an acceptance run", r, err)
+	}
 	if _, err := NewRepairRun("r1", repairNode(NodeQuarantined), "", "op", now); ErrorField(err) != "reason" {
 		t.Fatalf("no reason: %v, want invalid reason", err)
 	}
-	a, err := NewAcceptanceRun("r2", repairNode(NodeRepairRequired), PartReplacement{OldSerial: "G0", NewSerial: "G9", Reason: "swap"}, "op", now)
-	if err != nil || a.Vars[VarReplacement] != "G0->G9" || a.Reason != "swap" {
+	a, err := NewAcceptanceRun("r2", repairNode(NodeRepairRequired), PartReplacement{OldSerial: "G0", NewSerial: "G9", Kind: PartGPU, Reason: "swap"}, "op", now)
+	if err != nil || a.Vars[VarReplacement] != "gpu:G0->G9" || a.Reason != "swap" || RepairStage(a) != StageRepairAcceptance {
 		t.Fatalf("acceptance run %+v, %v", a, err)
 	}
 }
