@@ -74,14 +74,14 @@ func (s Starter) live(ctx context.Context, nodeID string) (lifecycle.Run, bool, 
 	if err != nil {
 		return lifecycle.Run{}, false, err
 	}
-	for _, r := range runs {
-		if r.Kind != lifecycle.RunRepair {
-			return lifecycle.Run{}, false, lifecycle.Errorf(lifecycle.CodeConflict, "repair.Start",
-				"node %s is already in %s run %s, which is %s", nodeID, r.Kind, r.ID, r.Status)
-		}
-		return r, true, nil
+	if len(runs) == 0 {
+		return lifecycle.Run{}, false, nil
 	}
-	return lifecycle.Run{}, false, nil
+	if r := runs[0]; r.Kind != lifecycle.RunRepair {
+		return lifecycle.Run{}, false, lifecycle.Errorf(lifecycle.CodeConflict, "repair.Start",
+			"node %s is already in %s run %s, which is %s", nodeID, r.Kind, r.ID, r.Status)
+	}
+	return runs[0], true, nil
 }
 
 func (s Starter) submit(ctx context.Context, run lifecycle.Run) (Started, error) {

@@ -100,3 +100,21 @@ func TestRepairBadInputChangesNothing(t *testing.T) {
 		t.Fatalf("active node now %s", got)
 	}
 }
+
+// The seam is idempotent per node: a second report while the node's
+// repair run is unfinished gets that run back and starts none.
+func TestRepairStartTwiceIsOneRun(t *testing.T) {
+	s := newSite(t)
+	n := s.quarantinedNode("r07", "10.176.16.156") // no agent answers: the run waits
+	first, err := s.starter().Start(context.Background(), n.ID, "fault report", "fault")
+	must(t, err)
+	again, err := s.starter().Start(context.Background(), n.ID, "health verdict critical", "health")
+	must(t, err)
+	if first.Existing || !again.Existing || again.Run.ID != first.Run.ID {
+		t.Fatalf("first %+v, again %+v", first, again)
+	}
+	runs, _ := s.store.ListRuns(context.Background(), lifecycle.RunFilter{NodeID: n.ID})
+	if len(runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(runs))
+	}
+}
