@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	bbolt "go.etcd.io/bbolt"
 )
 
 // bParts is the part histories' bucket, created by the first event (a
@@ -42,4 +43,19 @@ func (t txn) PartEvents(serial string) ([]lifecycle.PartEvent, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// exportParts emits every part event, by serial then id.
+func exportParts(tx *bbolt.Tx, fn func(lifecycle.Record) error) error {
+	b := tx.Bucket(bParts)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, v []byte) error {
+		var e lifecycle.PartEvent
+		if _, err := get(b, string(k), &e); err != nil {
+			return err
+		}
+		return emit(e, fn)
+	})
 }
