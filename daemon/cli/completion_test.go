@@ -36,7 +36,7 @@ func TestBashCompletionCompletes(t *testing.T) {
 		{"se", []string{"serve"}},
 		{"comp", []string{"completion"}},
 		{"completion ", []string{"bash"}},
-		{"node re", []string{"revoke-certificate"}},
+		{"node re", []string{"replace-part", "revoke-certificate"}},
 		{"onboarding re", []string{"rerun", "restart-clean", "resume", "retry"}},
 		{"site create --n", []string{"--name", "--node-pxe-iface"}},
 		{"site create -", []string{"--name", "--node-pxe-iface", "--o"}},

@@ -30,7 +30,7 @@ type filter struct {
 }
 
 // runKinds are the kinds the run verbs are made for.
-var runKinds = []*runKind{onboardingKind, decommissionKind}
+var runKinds = []*runKind{onboardingKind, decommissionKind, repairKind}
 
 var onboardingKind = &runKind{
 	RunKind: answer.Onboarding,

@@ -8,8 +8,9 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
-// The node page shows the recorded bill of materials and, while one is
-// pending, the hardware change a turnover found, with how to accept it.
+// The node page shows the recorded bill of materials, how to read a
+// part's history and, while one is pending, the hardware change a
+// turnover found, with how to accept it.
 func TestNodePageShowsTheInventory(t *testing.T) {
 	e := newEnv(t, false)
 	e.onboard("gpu-07", "batch-1", lifecycle.JobCompleted)
@@ -24,7 +25,7 @@ func TestNodePageShowsTheInventory(t *testing.T) {
 	b := e.signIn(lifecycle.RoleViewer)
 	_, page := b.get("/console/nodes/node-gpu-07")
 	for _, w := range []string{"The hardware changed", "1650000003 (GPU-a", "is missing", "node inventory accept node-gpu-07",
-		"96.00.99.00.01", "S6EYNA0T1", "PM1743", "BIOS 2.3.7"} {
+		"96.00.99.00.01", "S6EYNA0T1", "PM1743", "BIOS 2.3.7", "maas-sidecar part history SERIAL"} {
 		if !strings.Contains(page, w) {
 			t.Errorf("node page lacks %q", w)
 		}

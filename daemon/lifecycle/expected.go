@@ -24,6 +24,8 @@ var expectedMaas = map[NodeState]ExpectedMaas{
 	NodeRetired:     {Statuses: []MaasStatus{MaasDeployed, MaasReady}, PoweredOffOK: true},
 	NodeRemoving:    {Statuses: []MaasStatus{MaasReady}, AbsentOK: true, PoweredOffOK: true},
 	NodeDeleted:     {NoneRequired: true, AbsentOK: true},
+	// A node waiting for a part may be powered off for the swap.
+	NodeRepairRequired: {Statuses: []MaasStatus{MaasReady, MaasBroken, MaasDeployed}, AnyFailed: true, PoweredOffOK: true},
 }
 
 // ExpectedMaasFor returns the expectation for node state n.

@@ -38,7 +38,9 @@ const (
 	// head), keyed CertificateKey and exported site by site in log order,
 	// so that an import rebuilds each node's chain and each site's log.
 	KindCertificate RecordKind = "certificate"
-	KindSequence    RecordKind = "sequence"
+	// KindPartEvent is one entry of a part's history, keyed serial/id.
+	KindPartEvent RecordKind = "part_event"
+	KindSequence  RecordKind = "sequence"
 )
 
 // RecordKinds lists every kind in the order an export emits them and an
@@ -46,7 +48,7 @@ const (
 var RecordKinds = []RecordKind{KindSite, KindSitePolicy, KindNode, KindNodeMaasState, KindRun, KindRunEvent,
 	KindBatch, KindIdempotency, KindAudit, KindAdminToken, KindAgentTask, KindTaskSequence, KindEnrollmentToken,
 	KindEnrollmentNewest, KindPowerOverride, KindRoCEAssignment, KindWebhook, KindFeedCursor, KindOutboxEvent,
-	KindCertificate, KindSequence}
+	KindCertificate, KindPartEvent, KindSequence}
 
 // Sequence names, the counters a store keeps beside its records so that
 // a sequence number is never reused after a prune.

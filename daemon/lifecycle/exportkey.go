@@ -42,6 +42,8 @@ func recordKey(v any) (RecordKind, string) {
 		return KindFeedCursor, r.SiteID
 	case OutboxEvent:
 		return KindOutboxEvent, seqKey(r.Seq)
+	case PartEvent:
+		return KindPartEvent, r.Serial + "/" + r.ID
 	case Sequence:
 		return KindSequence, r.Name
 	}

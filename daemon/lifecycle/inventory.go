@@ -87,6 +87,9 @@ const (
 	SourceMAAS  = "maas"
 	SourceAgent = "agent"
 	SourceBoth  = "maas+agent"
+	// SourceOperator: a part an operator's replacement named, until the
+	// acceptance check's inventory records it as the agent read it.
+	SourceOperator = "operator"
 )
 
 // Serials returns the serial numbers of the BOM, GPUs first, then drives,

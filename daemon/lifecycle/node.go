@@ -6,7 +6,7 @@ import "slices"
 // (seed 000 §3.1). Workflow micro-states never appear here.
 type NodeState string
 
-// The nine node states.
+// The ten node states.
 const (
 	NodeBootstrapIssued NodeState = "bootstrap_issued"
 	NodeEnrolling       NodeState = "enrolling"
@@ -17,15 +17,19 @@ const (
 	NodeRetired         NodeState = "retired"
 	NodeRemoving        NodeState = "removing"
 	NodeDeleted         NodeState = "deleted"
+	// NodeRepairRequired: a repair run's diagnostics found a failed part
+	// (the RMA bundle names it); the node waits for the part's
+	// replacement and an acceptance check, never allocated meanwhile.
+	NodeRepairRequired NodeState = "repair_required"
 )
 
 // NodeStates lists every node state in lifecycle order.
 var NodeStates = []NodeState{
 	NodeBootstrapIssued, NodeEnrolling, NodeActive, NodeOffline, NodeQuarantined,
-	NodeDraining, NodeRetired, NodeRemoving, NodeDeleted,
+	NodeDraining, NodeRetired, NodeRemoving, NodeDeleted, NodeRepairRequired,
 }
 
-// Valid reports whether s is one of the nine node states.
+// Valid reports whether s is one of the node states.
 func (s NodeState) Valid() bool {
 	return slices.Contains(NodeStates, s)
 }
@@ -49,10 +53,11 @@ const (
 	ActorCleanupValidation Actor = "cleanup_validation"  // post-cleanup validation
 	ActorDrainLifecycle    Actor = "drain_lifecycle"     // resumable drain operation
 	ActorRemoveWorkflow    Actor = "remove_workflow"     // remove/uninstall workflow
+	ActorRepairWorkflow    Actor = "repair_workflow"     // repair run (diagnostics, acceptance after a replacement)
 )
 
 // Actors lists every actor.
 var Actors = []Actor{
 	ActorAdminAPI, ActorOnboarding, ActorOperator, ActorReconciler,
-	ActorCleanupValidation, ActorDrainLifecycle, ActorRemoveWorkflow,
+	ActorCleanupValidation, ActorDrainLifecycle, ActorRemoveWorkflow, ActorRepairWorkflow,
 }

@@ -40,11 +40,13 @@ type SitePolicy struct {
 	// the dcgmi diag level per turnover mode (0 means the default: soft
 	// reset 1, reimage and full decommission 2, onboarding acceptance 3),
 	// and the bound of each level in seconds, keyed "1".."4".
-	DCGMOff             bool           `json:"dcgm_off,omitempty"`
-	DCGMLevelSoftReset  int            `json:"dcgm_level_soft_reset,omitempty"`
-	DCGMLevelReimage    int            `json:"dcgm_level_reimage,omitempty"`
-	DCGMLevelOnboarding int            `json:"dcgm_level_onboarding,omitempty"`
-	DCGMTimeoutSeconds  map[string]int `json:"dcgm_timeout_seconds,omitempty"`
+	DCGMOff             bool `json:"dcgm_off,omitempty"`
+	DCGMLevelSoftReset  int  `json:"dcgm_level_soft_reset,omitempty"`
+	DCGMLevelReimage    int  `json:"dcgm_level_reimage,omitempty"`
+	DCGMLevelOnboarding int  `json:"dcgm_level_onboarding,omitempty"`
+	// DCGMLevelRepair is the level of a repair run's diagnostics (0: 3).
+	DCGMLevelRepair    int            `json:"dcgm_level_repair,omitempty"`
+	DCGMTimeoutSeconds map[string]int `json:"dcgm_timeout_seconds,omitempty"`
 	// OnboardingAcceptance runs node.validate_clean in mode
 	// onboarding_acceptance (DCGM at dcgm_level_onboarding) on the
 	// enrolled host before a MAAS onboarding moves the node active.

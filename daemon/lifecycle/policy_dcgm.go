@@ -19,14 +19,19 @@ const (
 	defaultDCGMSoftReset  = 1
 	defaultDCGMReimage    = 2
 	defaultDCGMOnboarding = 3
+	defaultDCGMRepair     = 3
 )
 
 // DCGMOnboarding is the pseudo-mode of the onboarding acceptance check.
 const DCGMOnboarding DecommissionMode = "onboarding"
 
+// DCGMRepair is the pseudo-mode of a repair run's diagnostics.
+const DCGMRepair DecommissionMode = "repair"
+
 // DCGMFor is the diagnostic node.validate_clean runs after a turnover of
 // mode: reimage and full decommission take the reimage level, the
-// onboarding acceptance its own, every other mode the soft reset level.
+// onboarding acceptance and a repair run their own, every other mode the
+// soft reset level.
 func (p SitePolicy) DCGMFor(mode DecommissionMode, escalate bool) DCGMChoice {
 	if p.DCGMOff {
 		return DCGMChoice{Off: true}
@@ -37,6 +42,8 @@ func (p SitePolicy) DCGMFor(mode DecommissionMode, escalate bool) DCGMChoice {
 		level = orDefault(p.DCGMLevelReimage, defaultDCGMReimage)
 	case DCGMOnboarding:
 		level = orDefault(p.DCGMLevelOnboarding, defaultDCGMOnboarding)
+	case DCGMRepair:
+		level = orDefault(p.DCGMLevelRepair, defaultDCGMRepair)
 	}
 	return DCGMChoice{Level: level, Escalate: escalate, TimeoutSeconds: p.dcgmBounds()}
 }
@@ -69,7 +76,8 @@ func (p SitePolicy) DCGMExtra() time.Duration {
 
 func (p SitePolicy) validateDCGM(op string) error {
 	for field, v := range map[string]int{"dcgm_level_soft_reset": p.DCGMLevelSoftReset,
-		"dcgm_level_reimage": p.DCGMLevelReimage, "dcgm_level_onboarding": p.DCGMLevelOnboarding} {
+		"dcgm_level_reimage": p.DCGMLevelReimage, "dcgm_level_onboarding": p.DCGMLevelOnboarding,
+		"dcgm_level_repair": p.DCGMLevelRepair} {
 		if v < 0 || v > 4 {
 			return Invalid(op, field, "%s %d is outside 1-4 (0: the default)", field, v)
 		}

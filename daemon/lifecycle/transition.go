@@ -10,8 +10,11 @@ type Transition struct {
 	Meaning  string
 }
 
-// Transitions is exactly the transition table of seed 000 §3.2. Nothing else
-// is a legal move.
+// Transitions is exactly the transition table of seed 000 §3.2, with the
+// repair run's moves (issue 39): a quarantined node's diagnostics send it
+// back to active or to repair_required, and the acceptance check after a
+// part's replacement sends a repair_required node back to active.
+// Nothing else is a legal move.
 var Transitions = []Transition{
 	{NodeBootstrapIssued, NodeEnrolling, []Actor{ActorAdminAPI, ActorOnboarding}, "onboarding started"},
 	{NodeEnrolling, NodeActive, []Actor{ActorOnboarding}, "agent enrolled and healthy"},
@@ -20,7 +23,9 @@ var Transitions = []Transition{
 	{NodeOffline, NodeActive, []Actor{ActorReconciler}, "agent contact recovered"},
 	{NodeActive, NodeQuarantined, []Actor{ActorReconciler, ActorCleanupValidation}, "drift or failed cleanup"},
 	{NodeOffline, NodeQuarantined, []Actor{ActorReconciler, ActorCleanupValidation}, "drift or failed cleanup"},
-	{NodeQuarantined, NodeActive, []Actor{ActorOperator, ActorReconciler}, "proven healthy again"},
+	{NodeQuarantined, NodeActive, []Actor{ActorOperator, ActorReconciler, ActorRepairWorkflow}, "proven healthy again"},
+	{NodeQuarantined, NodeRepairRequired, []Actor{ActorRepairWorkflow}, "repair diagnostics found a failed part"},
+	{NodeRepairRequired, NodeActive, []Actor{ActorRepairWorkflow}, "replaced part passed the acceptance check"},
 	{NodeQuarantined, NodeDraining, []Actor{ActorDrainLifecycle}, "drain started"},
 	{NodeActive, NodeDraining, []Actor{ActorDrainLifecycle}, "drain started"},
 	{NodeOffline, NodeDraining, []Actor{ActorDrainLifecycle}, "drain started"},

@@ -93,3 +93,25 @@ func counter(t *testing.T, reg *prometheus.Registry, name string, labels map[str
 	t.Fatalf("%s%v not found", name, labels)
 	return nil
 }
+
+func TestRepairOutcomes(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	r := metrics.NewRepairs(reg)
+	r.RepairEnded("active")
+	r.RepairEnded("repair_required")
+	r.RepairEnded("repair_required")
+	r.RepairEnded("nonsense")
+	var nilR *metrics.Repairs
+	nilR.RepairEnded("active") // a nil observer records nothing and does not panic
+	want := `
+# HELP maas_sidecar_repair_runs_total Repair runs that ended, by outcome (active, repair_required, failed, cancelled).
+# TYPE maas_sidecar_repair_runs_total counter
+maas_sidecar_repair_runs_total{outcome="active"} 1
+maas_sidecar_repair_runs_total{outcome="cancelled"} 0
+maas_sidecar_repair_runs_total{outcome="failed"} 1
+maas_sidecar_repair_runs_total{outcome="repair_required"} 2
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want)); err != nil {
+		t.Fatal(err)
+	}
+}

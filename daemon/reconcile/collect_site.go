@@ -83,7 +83,7 @@ func (c *Collector) runs(ctx context.Context, ch chan<- prometheus.Metric) error
 			}
 		}
 	}
-	for _, kind := range []lifecycle.RunKind{lifecycle.RunOnboarding, lifecycle.RunDecommission} {
+	for _, kind := range []lifecycle.RunKind{lifecycle.RunOnboarding, lifecycle.RunDecommission, lifecycle.RunRepair} {
 		for _, st := range lifecycle.JobStates {
 			gauge(ch, descRuns, float64(counts[ks{kind, st}]), string(kind), string(st))
 		}

@@ -83,10 +83,14 @@ func (d Deps) serials(ctx context.Context, nodeID string, raw []byte) []string {
 	return cert.Serials(raw)
 }
 
-// modeOf is the certificate's mode: the decommission's, or onboarding.
+// modeOf is the certificate's mode: the decommission's, onboarding, or
+// the repair run's check.
 func modeOf(r lifecycle.Run) string {
-	if r.Kind == lifecycle.RunOnboarding {
+	switch r.Kind {
+	case lifecycle.RunOnboarding:
 		return "onboarding_acceptance"
+	case lifecycle.RunRepair:
+		return string(lifecycle.RepairStage(r))
 	}
 	return string(r.Mode)
 }

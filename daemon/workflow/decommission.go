@@ -9,7 +9,7 @@ import (
 )
 
 // Defs picks the workflow of a run: onboarding (through MAAS, or manual),
-// or the decommission of the run's mode. It is the runner's Options.Defs.
+// the decommission of the run's mode, or a repair. It is the runner's Options.Defs.
 func (d Deps) Defs(r lifecycle.Run) (*runner.Def, error) {
 	switch r.Kind {
 	case lifecycle.RunOnboarding:
@@ -19,6 +19,8 @@ func (d Deps) Defs(r lifecycle.Run) (*runner.Def, error) {
 		return d.Onboarding(), nil
 	case lifecycle.RunDecommission:
 		return d.Decommission(r.Mode)
+	case lifecycle.RunRepair:
+		return d.Repair(r), nil
 	}
 	return nil, lifecycle.Errorf(lifecycle.CodeInvalid, "workflow.Defs", "run %s has unknown kind %q", r.ID, r.Kind)
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Deps are the ports the workflows use. All are required but Outbox (nil
-// records no lifecycle events), Certs (nil issues no certificates), Metrics (nil counts nothing), Reach (nil
+// records no lifecycle events), Certs (nil issues no certificates), Metrics and Repairs (nil counts nothing), Reach (nil
 // checks no deployed host's reachability), Recheck, Logger, and Scripts
 // (needed only to answer BootstrapScript).
 type Deps struct {
@@ -31,6 +31,8 @@ type Deps struct {
 	Certs Certifier
 	// Metrics counts failed clean validations and GPU scrubs.
 	Metrics DecomMetrics
+	// Repairs counts repair runs by outcome; nil counts nothing.
+	Repairs RepairMetrics
 	// Reach checks a deployed host answers on the address chosen by the
 	// site's deploy_ssh_iface (seed 001 §4.3); nil turns the check off
 	// (dev mode, whose simulated hosts listen on nothing).

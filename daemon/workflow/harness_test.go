@@ -108,7 +108,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	s.deps = workflow.Deps{Store: st, Connector: maasConnector{}, Secrets: secrets.NewStore(s.secrets),
 		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st}, Tasks: storeTasks{st},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond,
-		Outbox: s.outbox, Metrics: s.metrics, Logger: quiet(), Certs: certIssuer(st)}
+		Outbox: s.outbox, Metrics: s.metrics, Repairs: s.metrics, Logger: quiet(), Certs: certIssuer(st)}
 	ro := runner.Options{Store: st, Holder: "test", Logger: quiet(),
 		Defs:    func(r lifecycle.Run) (*runner.Def, error) { return s.deps.Defs(r) },
 		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, LeaseTTL: o.leaseTTL,

@@ -116,6 +116,9 @@ type Store interface {
 	// fetch of its bootstrap script.
 	GetSitePolicy(ctx context.Context, siteID string) (lifecycle.SitePolicy, error)
 	ConsumeBootstrapTicket(ctx context.Context, hash string) (lifecycle.EnrollmentToken, error)
+	// RecordPartEvents writes a repair run's failures and repairs into
+	// the parts' histories (lifecycle.PartStore).
+	RecordPartEvents(ctx context.Context, evs ...lifecycle.PartEvent) error
 }
 
 // Tasks queues agent tasks (idempotently per node and type) and wakes the

@@ -56,6 +56,8 @@ func taskDeadline(c *runner.Context) time.Time {
 		t = t.Add(c.Policy.DCGMExtra())
 	case lifecycle.StageOnboardingAcceptance:
 		t = t.Add(acceptanceExtra(c.Policy))
+	case lifecycle.StageRepairDiagnostics, lifecycle.StageRepairAcceptance:
+		t = t.Add(repairExtra(c.Policy, c.Run))
 	}
 	return t
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/problem"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -37,6 +38,7 @@ type API struct {
 	snapExt  string
 	skus     lifecycle.Catalog
 	evidence Evidence
+	clock    clockwork.Clock
 }
 
 // New returns the admin API over c's dependencies.
@@ -46,7 +48,7 @@ func New(c Config) *API {
 		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
 		log: c.Logger.With("component", "admin_api"), now: c.Clock.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt, snapFile: c.BackupStore,
-		skus: c.SKUs, evidence: c.Evidence}
+		skus: c.SKUs, evidence: c.Evidence, clock: c.Clock}
 }
 
 // call is one authenticated request as a handler sees it.

@@ -21,6 +21,7 @@ type Store interface {
 	lifecycle.TokenStore
 	lifecycle.MaasStateStore
 	lifecycle.EnrollmentStore
+	lifecycle.PartStore
 	UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (lifecycle.Node, error)
 	CreateNode(ctx context.Context, n lifecycle.Node) error
 	GetNode(ctx context.Context, id string) (lifecycle.Node, error)

@@ -60,6 +60,7 @@ func (a *API) routes() []route {
 		{http.MethodPost, Prefix + "/reconciliation/run", operator, a.runReconciliation},
 	}
 	rs = append(rs, route{http.MethodPost, Prefix + "/nodes/{id}/decommission", operator, a.decommission})
+	rs = append(rs, a.repairRoutes()...)
 	rs = append(rs, a.runRoutes()...)
 	rs = append(rs, a.evidenceRoutes()...)
 	rs = append(rs, a.debugRoutes()...)

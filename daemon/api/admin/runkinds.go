@@ -32,6 +32,11 @@ var runKinds = []*runKind{
 		}},
 	{RunKind: answer.Decommission, listOp: "admin.listDecommissions", recoverOp: "admin.recoverDecommission",
 		filters: decommissionFilters, view: decommissionTasks},
+	{RunKind: answer.Repair, listOp: "admin.listRepairs", recoverOp: "admin.recoverRepair",
+		filters: func(_ string, q url.Values, f *lifecycle.RunFilter) ([]string, error) {
+			f.NodeID, f.SiteID = q.Get("node_id"), q.Get("site_id")
+			return []string{f.NodeID, f.SiteID}, nil
+		}, view: decommissionTasks},
 }
 
 // decommissionFilters are node_id, site_id and mode.
@@ -43,8 +48,9 @@ func decommissionFilters(op string, q url.Values, f *lifecycle.RunFilter) ([]str
 	return []string{f.NodeID, f.SiteID, string(f.Mode)}, nil
 }
 
-// decommissionTasks adds a decommission's agent tasks with the evidence
-// their agents returned, and its clean certificate once issued.
+// decommissionTasks adds a decommission's (or a repair's) agent tasks
+// with the evidence their agents returned, and its clean certificate
+// once issued.
 func decommissionTasks(a *API, r *http.Request, v *answer.RunView) (err error) {
 	if v.Certificate, err = a.runCertificate(r.Context(), v.Run.ID); err != nil {
 		return err

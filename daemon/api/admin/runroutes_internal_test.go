@@ -14,7 +14,7 @@ import (
 // route added to the table reaches every kind and no kind has a run
 // route written apart.
 func TestRunRoutesFromOneTable(t *testing.T) {
-	own := map[string][]string{"onboarding": {"POST  operator", "POST /batch operator"}}
+	own := map[string][]string{"onboarding": {"POST  operator", "POST /batch operator"}, "repair": {"GET /{id}/rma viewer"}}
 	want := []string{"GET  viewer", "GET /{id} viewer"}
 	for _, rc := range answer.Recoveries {
 		want = append(want, "POST /{id}/"+rc.Path+" operator")

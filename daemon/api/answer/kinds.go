@@ -17,10 +17,11 @@ type RunKind struct {
 var (
 	Onboarding   = RunKind{Kind: lifecycle.RunOnboarding, Name: "onboarding", Collection: "onboardings"}
 	Decommission = RunKind{Kind: lifecycle.RunDecommission, Name: "decommission", Collection: "decommissions"}
+	Repair       = RunKind{Kind: lifecycle.RunRepair, Name: "repair", Collection: "repairs"}
 )
 
 // RunKinds are every kind of run, in the order the surfaces list them.
-var RunKinds = []RunKind{Onboarding, Decommission}
+var RunKinds = []RunKind{Onboarding, Decommission, Repair}
 
 // KindOf returns the RunKind of k; false for a kind no surface serves.
 func KindOf(k lifecycle.RunKind) (RunKind, bool) {

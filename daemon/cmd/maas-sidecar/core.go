@@ -79,6 +79,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	deps.Certs = c.certs
 	deps.Outbox = outboxOf(st, log)
 	deps.Metrics = metrics.NewDecommissions(reg)
+	deps.Repairs = metrics.NewRepairs(reg)
 	resolver := workflow.ReseedPayloads{Deps: deps, RackURL: ad.rackURL}
 	hook := func(_ context.Context, n lifecycle.Node) error { c.runner.Wake(lifecycle.NodeKey(n.ID)); return nil }
 	// A task result wakes the run waiting on the node's agent.

@@ -86,6 +86,8 @@ func exportKind(tx *bbolt.Tx, kind lifecycle.RecordKind, fn func(lifecycle.Recor
 		})
 	case lifecycle.KindCertificate:
 		return exportCertificates(tx, fn)
+	case lifecycle.KindPartEvent:
+		return exportParts(tx, fn)
 	case lifecycle.KindSequence:
 		for _, sq := range []lifecycle.Sequence{
 			{Name: lifecycle.SequenceWebhooks, Last: tx.Bucket(bInbox).Sequence()},

@@ -39,9 +39,11 @@ func mustBeEmpty(tx *bbolt.Tx, op string) error {
 			return lifecycle.Errorf(lifecycle.CodeConflict, op, "the target store is not empty (bucket %s holds records); import needs an empty store", name)
 		}
 	}
-	if b := tx.Bucket(bCertLog); b != nil {
-		if k, _ := b.Cursor().First(); k != nil {
-			return lifecycle.Errorf(lifecycle.CodeConflict, op, "the target store is not empty (bucket %s holds records); import needs an empty store", bCertLog)
+	for _, name := range [][]byte{bCertLog, bParts} {
+		if b := tx.Bucket(name); b != nil {
+			if k, _ := b.Cursor().First(); k != nil {
+				return lifecycle.Errorf(lifecycle.CodeConflict, op, "the target store is not empty (bucket %s holds records); import needs an empty store", name)
+			}
 		}
 	}
 	return nil

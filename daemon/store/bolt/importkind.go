@@ -91,6 +91,8 @@ func importMore(tx *bbolt.Tx, r lifecycle.Record) error {
 		return importAs(r, func(v lifecycle.OutboxEvent) error { return importOutbox(tx, v) })
 	case lifecycle.KindCertificate:
 		return certledger.Import(certRecords{tx}, r)
+	case lifecycle.KindPartEvent:
+		return importAs(r, func(v lifecycle.PartEvent) error { return txn{tx}.SavePartEvent(v) })
 	case lifecycle.KindSequence:
 		return importAs(r, func(v lifecycle.Sequence) error { return importSequence(tx, v) })
 	}

@@ -63,6 +63,7 @@ var recordQueries = map[lifecycle.RecordKind]struct {
 	lifecycle.KindWebhook:         {`SELECT data FROM webhook_inbox ORDER BY seq`, as[lifecycle.WebhookEvent]},
 	lifecycle.KindFeedCursor:      {`SELECT data FROM feed_cursors ORDER BY site_id`, as[lifecycle.FeedCursor]},
 	lifecycle.KindOutboxEvent:     {`SELECT data FROM outbox ORDER BY seq`, as[lifecycle.OutboxEvent]},
+	lifecycle.KindPartEvent:       {`SELECT data FROM part_events ORDER BY serial, id`, as[lifecycle.PartEvent]},
 }
 
 func as[T any](raw string) (any, error) {

@@ -96,6 +96,8 @@ func importMore(tx *sql.Tx, r lifecycle.Record) error {
 		})
 	case lifecycle.KindCertificate:
 		return certledger.Import(certRecords{tx}, r)
+	case lifecycle.KindPartEvent:
+		return importAs(r, func(v lifecycle.PartEvent) error { return txn{tx}.SavePartEvent(v) })
 	case lifecycle.KindSequence:
 		return importAs(r, func(v lifecycle.Sequence) error { return importSequence(tx, v) })
 	}

@@ -44,6 +44,9 @@ func (s Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Nod
 				return err
 			}
 		}
+		if err := recordBOMMoves(tx, op, old, n); err != nil {
+			return err
+		}
 		return tx.SaveNode(&old, n)
 	})
 	if err != nil {

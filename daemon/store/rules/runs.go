@@ -17,8 +17,8 @@ func ValidateNewRun(op string, r lifecycle.Run) error {
 		return lifecycle.Invalid(op, "id", "run id is required")
 	case r.SiteID == "":
 		return lifecycle.Invalid(op, "site_id", "site_id is required")
-	case r.Kind != lifecycle.RunOnboarding && r.Kind != lifecycle.RunDecommission:
-		return lifecycle.Invalid(op, "kind", "kind %q is not onboarding or decommission", r.Kind)
+	case r.Kind != lifecycle.RunOnboarding && r.Kind != lifecycle.RunDecommission && r.Kind != lifecycle.RunRepair:
+		return lifecycle.Invalid(op, "kind", "kind %q is not onboarding, decommission or repair", r.Kind)
 	case r.Status != lifecycle.JobPending:
 		return lifecycle.Invalid(op, "status", "a new run is pending, not %q", r.Status)
 	}

@@ -75,6 +75,8 @@ func (p *populator) nodes(pop Population) {
 		SKU: "mi300x.192g.8gpu", Status: lifecycle.NodeEnrolling}))
 	p.do(p.st.CreateNode(p.ctx, lifecycle.Node{ID: "node-2", SiteID: pop.SiteID, Hostname: "GPU-02", Status: lifecycle.NodeBootstrapIssued}))
 	p.do(p.st.TouchNodeContact(p.ctx, pop.NodeID))
+	p.do(p.st.RecordPartEvents(p.ctx, lifecycle.PartEvent{Serial: "GPU-S1", ID: "failure:run-x", Kind: lifecycle.PartFailure,
+		NodeID: pop.NodeID, SiteID: pop.SiteID, Source: "repair_run", Detail: "Xid 79"}))
 	_, err := p.st.UpdateNodeMaasState(p.ctx, pop.NodeID, func(m *lifecycle.NodeMaasState) error {
 		m.Present, m.LastStatus = true, "Deployed"
 		return nil
