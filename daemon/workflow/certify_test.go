@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,7 +27,8 @@ var siteKey = func() ed25519.PrivateKey {
 
 // certIssuer issues certificates into st's ledger with siteKey.
 func certIssuer(st lifecycle.Store) workflow.Certifier {
-	return cert.Issuer{Key: cert.Signer{Key: siteKey}, Ledger: certledger.Ledger{B: st.(certledger.Backend)}, Clock: clockwork.NewRealClock()}
+	return cert.Issuer{Key: cert.Signer{Key: siteKey}, Ledger: certledger.Ledger{B: st.(certledger.Backend)}, Clock: clockwork.NewRealClock(),
+		Turns: new(sync.Mutex)}
 }
 
 // certOf returns the certificate issued under key, decoded.

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
+	"sync"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/gpuaas/maas-sidecar/daemon/store/certledger"
@@ -32,7 +33,7 @@ func newCertService(pkiDir string, st daemonStore, clock clockwork.Clock) (*cert
 		return nil, err
 	}
 	l := certledger.Ledger{B: b}
-	return &certService{dir: pkiDir, Issuer: cert.Issuer{Key: key, Ledger: l, Clock: clock}, ledger: l}, nil
+	return &certService{dir: pkiDir, Issuer: cert.Issuer{Key: key, Ledger: l, Clock: clock, Turns: new(sync.Mutex)}, ledger: l}, nil
 }
 
 // PublicKeys returns the current public key, then the retired ones.

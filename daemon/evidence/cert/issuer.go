@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/jonboulle/clockwork"
 )
@@ -42,6 +43,12 @@ type Issuer struct {
 	Key    Signer
 	Ledger Ledger
 	Clock  clockwork.Clock // dates the signed log heads
+	// Turns, when set, makes this process's issues take turns: runs
+	// certifying at once (a batch of turnovers ends together) would
+	// otherwise race for the site log's head, and all but one of each
+	// round retry, some past issueTries. Issuers in other processes are
+	// still told apart by ErrMoved.
+	Turns *sync.Mutex
 }
 
 // Issue signs c as the node's next certificate, naming its previous one,
@@ -51,6 +58,10 @@ func (is Issuer) Issue(ctx context.Context, site string, c Certificate) (Record,
 }
 
 func (is Issuer) issue(ctx context.Context, site, runID string, c Certificate) (Record, error) {
+	if is.Turns != nil {
+		is.Turns.Lock()
+		defer is.Turns.Unlock()
+	}
 	prev, err := is.Ledger.LastDigest(ctx, c.Node.NodeID)
 	if err != nil {
 		return Record{}, fmt.Errorf("issue certificate: %w", err)

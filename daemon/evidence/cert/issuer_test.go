@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/jonboulle/clockwork"
@@ -142,5 +144,30 @@ func TestIssueRunIsOncePerRunAndRetriesAMovedLedger(t *testing.T) {
 	}
 	if again.Digest != first.Digest || len(l.records) != 2 || first.Entry.Index != 1 {
 		t.Fatalf("first %s (entry %d), again %s, %d records", first.Digest, first.Entry.Index, again.Digest, len(l.records))
+	}
+}
+
+// TestIssueRunTakesTurnsInOneProcess: runs certifying at once, each
+// append as slow as a commit, all get their certificate when the issuer
+// takes turns (racing, most would lose the log head past the retries).
+func TestIssueRunTakesTurnsInOneProcess(t *testing.T) {
+	const runs = 24
+	s, l := newKey(t, 0), &ledger{}
+	l.before = func() { time.Sleep(time.Millisecond) }
+	is := cert.Issuer{Key: s, Ledger: l, Clock: clockwork.NewFakeClockAt(t0), Turns: new(sync.Mutex)}
+	errs := make(chan error, runs)
+	for i := range runs {
+		go func() {
+			_, err := is.IssueRun(context.Background(), "site-1", fmt.Sprintf("run-%d", i), sample("", i))
+			errs <- err
+		}()
+	}
+	for range runs {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if len(l.records) != runs {
+		t.Fatalf("%d records, want %d", len(l.records), runs)
 	}
 }
