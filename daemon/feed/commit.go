@@ -25,41 +25,44 @@ func (busy) Error() string {
 // RetryAfter is how long the sender should wait before sending again.
 func (busy) RetryAfter() time.Duration { return BusyRetryAfter }
 
+// ingestReq is one webhook's events (one, or a sender's batch), stored
+// together in one group commit.
 type ingestReq struct {
-	ev    lifecycle.WebhookEvent
+	evs   []lifecycle.WebhookEvent
 	reply chan ingestResult
 }
 
 type ingestResult struct {
-	dup bool
-	err error
+	dups int // how many of the events were received before
+	err  error
 }
 
-// commit hands ev to the group committer and waits until it is durable.
-// It never waits for room: a full queue is ErrBusy.
-func (f *Feed) commit(ctx context.Context, ev lifecycle.WebhookEvent) (bool, error) {
+// commit hands evs to the group committer and waits until they are
+// durable; it returns how many were duplicates. It never waits for room:
+// a full queue is ErrBusy.
+func (f *Feed) commit(ctx context.Context, evs []lifecycle.WebhookEvent) (int, error) {
 	const op = "feed.Receive"
 	if err := f.Check(ctx); err != nil {
-		return false, err
+		return 0, err
 	}
-	req := ingestReq{ev: ev, reply: make(chan ingestResult, 1)}
+	req := ingestReq{evs: evs, reply: make(chan ingestResult, 1)}
 	select {
 	case f.ingest <- req:
 	default:
-		return false, lifecycle.Wrap(lifecycle.CodeUnavailable, op, ErrBusy)
+		return 0, lifecycle.Wrap(lifecycle.CodeUnavailable, op, ErrBusy)
 	}
 	select {
 	case res := <-req.reply:
-		return res.dup, res.err
+		return res.dups, res.err
 	case <-f.stopped: // the committer answered everything it took, or never will
 		select {
 		case res := <-req.reply:
-			return res.dup, res.err
+			return res.dups, res.err
 		default:
-			return false, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the change feed stopped")
+			return 0, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "the change feed stopped")
 		}
 	case <-ctx.Done():
-		return false, lifecycle.Wrap(lifecycle.CodeUnavailable, op, ctx.Err())
+		return 0, lifecycle.Wrap(lifecycle.CodeUnavailable, op, ctx.Err())
 	}
 }
 
@@ -78,11 +81,12 @@ func (f *Feed) commitLoop(ctx context.Context) error {
 		case req := <-f.ingest:
 			group = append(group, req)
 		}
-	fill:
-		for len(group) < cap(group) {
+		n := len(group[0].evs)
+	fill: // at most the queue's size in events: a batch counts as its events
+		for len(group) < cap(group) && n < cap(group) {
 			select {
 			case req := <-f.ingest:
-				group = append(group, req)
+				group, n = append(group, req), n+len(req.evs)
 			default:
 				break fill
 			}
@@ -93,15 +97,19 @@ func (f *Feed) commitLoop(ctx context.Context) error {
 
 func (f *Feed) store(ctx context.Context, group []ingestReq, evs []lifecycle.WebhookEvent) []lifecycle.WebhookEvent {
 	for _, r := range group {
-		evs = append(evs, r.ev)
+		evs = append(evs, r.evs...)
 	}
 	dup, err := f.cfg.Store.IngestWebhooks(context.WithoutCancel(ctx), evs)
-	f.cfg.Metrics.committed(len(group))
-	for i, r := range group {
+	f.cfg.Metrics.committed(len(evs))
+	at := 0
+	for _, r := range group {
 		res := ingestResult{err: err}
-		if err == nil {
-			res.dup = dup[i]
+		for i := range r.evs {
+			if err == nil && dup[at+i] {
+				res.dups++
+			}
 		}
+		at += len(r.evs)
 		r.reply <- res
 	}
 	if err == nil {

@@ -66,7 +66,7 @@ func FuzzDecodeHint(f *testing.F) {
 	f.Add([]byte(`{"id":"e1","system_id":"x"} {}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		ev, err := decodeHint("site-a", body)
+		ev, err := decodeHint("site-a", body, "")
 		if err != nil {
 			if lifecycle.ErrorCode(err) != lifecycle.CodeInvalid {
 				t.Fatalf("refusal is %v, want invalid: %v", lifecycle.ErrorCode(err), err)
@@ -84,7 +84,7 @@ func FuzzDecodeHint(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev2, err := decodeHint("site-a", again)
+		ev2, err := decodeHint("site-a", again, "")
 		if err != nil || ev2 != ev {
 			t.Fatalf("round trip of %s: %+v, %v; want %+v", again, ev2, err, ev)
 		}

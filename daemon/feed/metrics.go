@@ -32,7 +32,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_webhook_rejected_total",
 			Help: "Webhooks refused, by reason."}, []string{"reason"}),
 		batch: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "maas_sidecar_webhook_commit_batch_size",
-			Help:    "Webhooks stored per inbox transaction (one fsync each) by the group committer.",
+			Help:    "Events stored per inbox transaction (one fsync each) by the group committer; each hint of a batch webhook counts.",
 			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}}),
 		hintsRead: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_feed_machines_read_total",
 			Help: "Machines re-read from MAAS because of a hint, by source (webhook, listen, events, resync)."}, []string{"source"}),

@@ -27,9 +27,12 @@ var (
 )
 
 // Receive verifies and stores one webhook for site siteID, durably, before
-// it returns nil (the caller answers 202). Errors: unauthorized (unknown
+// it returns nil (the caller answers 202). The body is one hint, or an
+// array of 1 to MaxHintsPerPost hints signed together, stored together;
+// a batch's events received before are skipped, not refused. Errors: unauthorized (unknown
 // site, unsigned, malformed or bad signature, stale), invalid (a
-// malformed body; the webhook route answers it 400), conflict (an id seen before: nothing stored again),
+// malformed body; the webhook route answers it 400), conflict (a single
+// hint's id seen before: nothing stored again),
 // unavailable (Vault or the store, the feed not running, or a full queue:
 // ErrBusy). Every outcome is counted.
 func (f *Feed) Receive(ctx context.Context, siteID, sigHeader string, body []byte) error {
@@ -83,18 +86,18 @@ func (f *Feed) receive(ctx context.Context, siteID, sigHeader string, body []byt
 	if reason, err := f.verify(ctx, siteID, sig, body); err != nil {
 		return reason, err
 	}
-	ev, err := decodeHint(siteID, body)
+	evs, batch, err := decodeHints(siteID, body)
 	if err != nil {
 		return ReasonMalformedBody, err
 	}
-	dup, err := f.commit(ctx, ev)
+	dups, err := f.commit(ctx, evs)
 	switch {
 	case errors.Is(err, ErrBusy):
 		return ReasonQueueFull, err
 	case err != nil:
 		return ReasonUnavailable, err
-	case dup:
-		return ReasonDuplicate, lifecycle.Errorf(lifecycle.CodeConflict, op, "event %s was already received", ev.ID)
+	case dups > 0 && !batch: // a batch is taken whole: its duplicates are skipped
+		return ReasonDuplicate, lifecycle.Errorf(lifecycle.CodeConflict, op, "event %s was already received", evs[0].ID)
 	}
 	return "", nil
 }
@@ -119,30 +122,4 @@ func (f *Feed) verify(ctx context.Context, siteID string, sig signature, body []
 		return ReasonBadSignature, lifecycle.Errorf(lifecycle.CodeUnauthorized, op, "the signature does not match the body")
 	}
 	return "", nil
-}
-
-func decodeHint(siteID string, body []byte) (lifecycle.WebhookEvent, error) {
-	const op = "feed.Receive"
-	var h Hint
-	if err := lifecycle.DecodeStrict(body, op, &h); err != nil {
-		return lifecycle.WebhookEvent{}, err
-	}
-	switch {
-	case !idPattern.MatchString(h.ID):
-		return lifecycle.WebhookEvent{}, lifecycle.Invalid(op, "id", "id must be 1-128 characters of [A-Za-z0-9._:-]")
-	case !sidPattern.MatchString(h.SystemID):
-		return lifecycle.WebhookEvent{}, lifecycle.Invalid(op, "system_id", "system_id must be a MAAS system id")
-	case len(h.Type) > 64 || len(h.Hostname) > 255 || len(h.StatusName) > 64:
-		return lifecycle.WebhookEvent{}, lifecycle.Invalid(op, "", "type, hostname or status_name is too long")
-	}
-	ev := lifecycle.WebhookEvent{SiteID: siteID, ID: h.ID, Type: h.Type, SystemID: h.SystemID,
-		Hostname: h.Hostname, StatusName: h.StatusName}
-	if h.OccurredAt != "" {
-		t, err := time.Parse(time.RFC3339Nano, h.OccurredAt)
-		if err != nil {
-			return lifecycle.WebhookEvent{}, lifecycle.Invalid(op, "occurred_at", "occurred_at must be an RFC 3339 time")
-		}
-		ev.OccurredAt = t.UTC()
-	}
-	return ev, nil
 }

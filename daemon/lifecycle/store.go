@@ -81,7 +81,10 @@ type NodeStore interface {
 	// effect (node already in t.To with the same owning task) succeeds.
 	TransitionNode(ctx context.Context, t NodeTransition) (Node, error)
 	// UpdateNode changes binding fields (host, MAAS system id, ...); fn may
-	// not change the id, site, status or owning task.
+	// not change the id, site, status or owning task. The write may share
+	// its commit with concurrent ones, so fn may run more than once, each
+	// time on the node as stored: it changes the node and sets only what
+	// it derives from it.
 	UpdateNode(ctx context.Context, id string, fn func(*Node) error) (Node, error)
 	// DeleteUnenrolledNode removes an enrolling node whose agent never
 	// enrolled, with its enrollment tokens and observed MAAS state: the
@@ -128,7 +131,8 @@ type RunStore interface {
 	// ListRuns returns matching runs ordered by request time, then id.
 	ListRuns(ctx context.Context, f RunFilter) ([]Run, error)
 	// UpdateRun applies fn under the fence; status moves must be legal
-	// (CheckJobMove) and id, kind and site cannot change.
+	// (CheckJobMove) and id, kind and site cannot change. As with
+	// UpdateNode, fn may run more than once.
 	UpdateRun(ctx context.Context, f Fence, id string, fn func(*Run) error) (Run, error)
 	// AdvanceRun is UpdateRun plus appending evs, in one transaction: the
 	// journal write that ends a stage attempt.

@@ -12,6 +12,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 )
 
@@ -41,6 +42,10 @@ type Config struct {
 	// MaxPending bounds the machines being debounced, and apart from
 	// them the hints waiting to be POSTed; more are dropped [10000].
 	MaxPending int
+	// MaxBatch is how many waiting hints one POST carries at most, as a
+	// JSON array signed whole [DefaultMaxBatch, at most
+	// feed.MaxHintsPerPost]; 1 sends each hint alone, as an object.
+	MaxBatch int
 	// Metrics records what the forwarder does [unregistered metrics].
 	Metrics *Metrics
 	// Started is called once Run's loops run, with a check that passes
@@ -50,6 +55,9 @@ type Config struct {
 
 // DefaultMaxPending is MaxPending's default.
 const DefaultMaxPending = 10000
+
+// DefaultMaxBatch is MaxBatch's default.
+const DefaultMaxBatch = 50
 
 func (c Config) withDefaults() Config {
 	def := func(d *time.Duration, v time.Duration) {
@@ -79,6 +87,10 @@ func (c Config) withDefaults() Config {
 	if c.MaxPending <= 0 {
 		c.MaxPending = DefaultMaxPending
 	}
+	if c.MaxBatch <= 0 {
+		c.MaxBatch = DefaultMaxBatch
+	}
+	c.MaxBatch = min(c.MaxBatch, feed.MaxHintsPerPost)
 	if c.Metrics == nil {
 		c.Metrics = NewMetrics(prometheus.NewRegistry())
 	}

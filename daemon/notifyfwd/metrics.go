@@ -33,7 +33,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		listenerUp: prometheus.NewGauge(prometheus.GaugeOpts{Name: "maas_sidecar_notify_forward_listener_up",
 			Help: "1 while LISTEN holds on the region database, else 0."}),
 		delivered: prometheus.NewCounter(prometheus.CounterOpts{Name: "maas_sidecar_notify_forward_delivered_total",
-			Help: "Webhooks the daemon took (2xx, or 409: it had the id)."}),
+			Help: "Hints the daemon took (2xx, or 409: it had the id), each hint of a batch counted."}),
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "maas_sidecar_notify_forward_dropped_total",
 			Help: "Notifications or webhooks dropped, by reason (not_system_id, pending_full, queue_full, refused)."},
 			[]string{"reason"}),
@@ -51,8 +51,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 
 func (m *Metrics) drop(reason string) { m.dropped.WithLabelValues(reason).Inc() }
 
-func (m *Metrics) deliveredAt(t time.Time) {
-	m.delivered.Inc()
+func (m *Metrics) deliveredAt(t time.Time, n int) {
+	m.delivered.Add(float64(n))
 	m.lastDelivery.Set(float64(t.UnixNano()) / 1e9)
 }
 

@@ -23,9 +23,16 @@ const (
 	dropped                      // refused for good (400, 413, ...): retrying the same bytes cannot help
 )
 
-// post sends h once, signed with the secret read now.
-func (f *forwarder) post(ctx context.Context, h hint) (outcome, error) {
-	body, err := json.Marshal(h)
+// post sends the hints h once, signed with the secret read now: one hint
+// as an object, several as an array, the signature over the whole body.
+func (f *forwarder) post(ctx context.Context, h []hint) (outcome, error) {
+	var body []byte
+	var err error
+	if len(h) == 1 {
+		body, err = json.Marshal(h[0])
+	} else {
+		body, err = json.Marshal(h)
+	}
 	if err != nil {
 		return dropped, fmt.Errorf("encode hint: %w", err)
 	}

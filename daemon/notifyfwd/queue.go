@@ -69,6 +69,19 @@ func (q *queue) pop() (hint, bool) {
 	return h, true
 }
 
+// popN takes the oldest hints, at most n (none when the queue is empty).
+func (q *queue) popN(n int) []hint {
+	var out []hint
+	for len(out) < n {
+		h, ok := q.pop()
+		if !ok {
+			break
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
 // len is the number of hints waiting.
 func (q *queue) len() int {
 	q.mu.Lock()

@@ -6,13 +6,14 @@ import (
 	"github.com/gpuaas/maas-sidecar/internal/backoff"
 )
 
-// send POSTs the queued hints one at a time, each until it is delivered
-// or dropped, waiting a jittered backoff between attempts.
+// send POSTs the queued hints, up to MaxBatch waiting ones in one POST,
+// each POST until it is delivered or dropped, waiting a jittered backoff
+// between attempts.
 func (f *forwarder) send(ctx context.Context) error {
 	seq := backoff.Sequence{Policy: backoff.Policy{Initial: min(2*f.cfg.MinBackoff, f.cfg.MaxBackoff), Max: f.cfg.MaxBackoff}}
 	for {
-		h, ok := f.queue.pop()
-		if !ok {
+		h := f.queue.popN(f.cfg.MaxBatch)
+		if len(h) == 0 {
 			select {
 			case <-ctx.Done():
 				return nil
@@ -26,10 +27,11 @@ func (f *forwarder) send(ctx context.Context) error {
 	}
 }
 
-// deliver tries h until it is delivered or dropped; false when ctx ended.
-func (f *forwarder) deliver(ctx context.Context, h hint, seq *backoff.Sequence) bool {
+// deliver tries the hints h until they are delivered or dropped; false
+// when ctx ended. A batch's log lines name its first hint.
+func (f *forwarder) deliver(ctx context.Context, h []hint, seq *backoff.Sequence) bool {
 	defer seq.Reset()
-	log := f.log.With("node", h.SystemID, "event", h.ID, "type", h.Type)
+	log := f.log.With("node", h[0].SystemID, "event", h[0].ID, "type", h[0].Type, "hints", len(h))
 	for attempt := 1; ; attempt++ {
 		out, err := f.post(ctx, h)
 		if ctx.Err() != nil {
@@ -37,11 +39,13 @@ func (f *forwarder) deliver(ctx context.Context, h hint, seq *backoff.Sequence) 
 		}
 		switch out {
 		case delivered:
-			f.metrics.deliveredAt(f.cfg.Clock.Now())
+			f.metrics.deliveredAt(f.cfg.Clock.Now(), len(h))
 			log.Debug("hint delivered", "attempt", attempt)
 			return true
 		case dropped:
-			f.metrics.drop(dropRefused)
+			for range h {
+				f.metrics.drop(dropRefused)
+			}
 			log.Error("hint dropped", "attempt", attempt, "err", err)
 			return true
 		}

@@ -50,6 +50,7 @@ func TestSendRetriesAndOutcomes(t *testing.T) {
 	rv := &receiver{secret: "s3", site: "site-1", now: clock.Now,
 		script: []int{http.StatusServiceUnavailable, http.StatusUnauthorized, http.StatusAccepted, http.StatusConflict, http.StatusBadRequest}}
 	f, ctx := newTestForwarder(t, rv, clock, "s3")
+	f.cfg.MaxBatch = 1 // each hint its own POST, with its own answer
 	for _, sid := range []string{"aaa111", "bbb222", "ccc333", "ddd444"} {
 		f.queue.push(newHint("id-"+sid, "machine_update", sid, clock.Now()))
 	}
@@ -96,5 +97,32 @@ func TestWrongSecretKeepsRetrying(t *testing.T) {
 	out, err := classify("u", &http.Response{StatusCode: 401, Status: "401 Unauthorized"}, []byte("bad signature"))
 	if out != misconfigured || err == nil || !strings.Contains(err.Error(), "secret file does not hold the site's webhook secret") {
 		t.Fatalf("401: %v, %v", out, err)
+	}
+}
+
+// Waiting hints go out together, at most MaxBatch in one POST signed
+// whole (the receiver checks the signature over the array); a batch the
+// daemon refuses for good drops each of its hints.
+func TestSendBatchesWaitingHints(t *testing.T) {
+	clock := clockwork.NewFakeClock()
+	rv := &receiver{secret: "s3", site: "site-1", now: clock.Now, script: []int{http.StatusBadRequest}}
+	f, ctx := newTestForwarder(t, rv, clock, "s3")
+	f.cfg.MaxBatch = 3
+	for _, sid := range []string{"aaa111", "bbb222", "ccc333", "ddd444", "eee555", "fff666", "ggg777"} {
+		f.queue.push(newHint("id-"+sid, "machine_update", sid, clock.Now()))
+	}
+	go func() { _ = f.send(ctx) }()
+	answers := waitAnswers(t, ctx, rv, clock, 3)
+	hints, _ := rv.took()
+	rv.mu.Lock()
+	posts := slices.Clone(rv.posts)
+	rv.mu.Unlock()
+	if !slices.Equal(answers, []int{400, 202, 202}) || !slices.Equal(posts, []int{3, 3, 1}) || len(hints) != 4 || hints[0].ID != "id-ddd444" {
+		t.Fatalf("answers %v, hints per POST %v, taken %d (first %v); want 400, 202, 202, 3+3+1, the last 4 from ddd444",
+			answers, posts, len(hints), hints)
+	}
+	m := f.metrics
+	if d, x := testutil.ToFloat64(m.delivered), testutil.ToFloat64(m.dropped.WithLabelValues(dropRefused)); d != 4 || x != 3 {
+		t.Fatalf("delivered %v, refused %v; want 4, 3", d, x)
 	}
 }

@@ -57,6 +57,7 @@ func turnoverBatch(b *testing.B, req lifecycle.DecommissionRequest, n int) {
 		nodes[j] = s.deployedNode(fmt.Sprintf("t%03d", j), fmt.Sprintf("10.0.%d.%d", 100+j/250, j%250+1))
 		agents.start(nodes[j].ID)
 	}
+	before := s.counts()
 	b.StartTimer()
 	start := time.Now()
 	ids := make([]string, n)
@@ -70,6 +71,7 @@ func turnoverBatch(b *testing.B, req lifecycle.DecommissionRequest, n int) {
 	}
 	batch := time.Since(start)
 	b.StopTimer()
+	spent := s.counts().since(before)
 	var wall, agent, maasOwn time.Duration
 	stages := stageTimes{}
 	for j, id := range ids {
@@ -87,6 +89,7 @@ func turnoverBatch(b *testing.B, req lifecycle.DecommissionRequest, n int) {
 	b.ReportMetric(per(agent), "agent_s/run")
 	b.ReportMetric(per(maasOwn), "maas_s/run")
 	b.ReportMetric(per(wall-agent-maasOwn), "daemon_s/run")
+	spent.report(b, n)
 	b.Logf("%d runs, per-stage mean (ms):\n%s", n, stages.table(n))
 }
 

@@ -324,3 +324,10 @@ func (s *site) client(t *testing.T) *maas.Client {
 	must(t, err)
 	return c
 }
+
+// len returns how many MAAS calls were made so far.
+func (l *requestLog) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.calls)
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/config"
+	"github.com/gpuaas/maas-sidecar/daemon/feed"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
 	"github.com/gpuaas/maas-sidecar/daemon/notifyfwd"
 )
@@ -52,6 +53,8 @@ func parseForward(args []string, stderr io.Writer) (forwardFlags, error) {
 	health := fs.Duration("health", 15*time.Second, "check an idle database connection at this `interval`")
 	timeout := fs.Duration("timeout", 10*time.Second, "give up on one POST after this `duration` (it is retried)")
 	maxPending := fs.Int("max-pending", notifyfwd.DefaultMaxPending, "debounce at most this `number` of machines, and queue as many; more are dropped")
+	maxBatch := fs.Int("max-batch", notifyfwd.DefaultMaxBatch, fmt.Sprintf("send up to this `number` of waiting hints in one signed POST "+
+		"(1 to %d; 1 sends one hint per POST, for a daemon older than batch webhooks)", feed.MaxHintsPerPost))
 	metrics := fs.String("metrics-listen", "", "serve Prometheus /metrics on this `host:port` (none by default)")
 	level := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
@@ -67,9 +70,11 @@ func parseForward(args []string, stderr io.Writer) (forwardFlags, error) {
 		return forwardFlags{}, usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
 	f := forwardFlags{logLevel: *level, metricsListen: *metrics,
-		cfg: notifyfwd.Config{Site: *site, URL: *target, Debounce: *debounce, Health: *health, MaxPending: *maxPending}}
+		cfg: notifyfwd.Config{Site: *site, URL: *target, Debounce: *debounce, Health: *health, MaxPending: *maxPending,
+			MaxBatch: *maxBatch}}
 	checks := []func() error{
 		func() error { return checkSite(*site) },
+		func() error { return checkMaxBatch(*maxBatch) },
 		func() error { return checkURL(*target) },
 		func() error { return checkSecret(*secret, &f.cfg) },
 		func() error { return checkSource(*dsn, *pwFile, regiond, &f.cfg) },
@@ -96,6 +101,13 @@ func wrapUsage(flag string, err error) error {
 func checkSite(site string) error {
 	if !siteIDPattern.MatchString(site) {
 		return usageError(fmt.Sprintf("--site %q: give the site id, 1-64 of [A-Za-z0-9_-]", site))
+	}
+	return nil
+}
+
+func checkMaxBatch(n int) error {
+	if n < 1 || n > feed.MaxHintsPerPost {
+		return usageError(fmt.Sprintf("--max-batch %d: give 1 to %d hints per POST", n, feed.MaxHintsPerPost))
 	}
 	return nil
 }

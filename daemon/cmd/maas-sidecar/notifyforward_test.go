@@ -42,6 +42,8 @@ func TestNotifyForwardBadFlags(t *testing.T) {
 		{"ca file not PEM", with("--ca-file", notPEM), fmt.Sprintf("--ca-file %q holds no PEM certificate", notPEM)},
 		{"zero debounce", with("--debounce", "0s"), "--debounce 0s: must be above zero"},
 		{"zero max pending", with("--max-pending", "0"), "--max-pending 0: give 1 to 1000000 machines"},
+		{"zero max batch", with("--max-batch", "0"), "--max-batch 0: give 1 to 100 hints per POST"},
+		{"max batch over the cap", with("--max-batch", "101"), "--max-batch 101: give 1 to 100 hints per POST"},
 		{"metrics without a port", with("--metrics-listen", "127.0.0.1"), `--metrics-listen "127.0.0.1": give host:port`},
 		{"bad log level", with("--log-level", "loud"), "--log-level"},
 		{"unknown flag", with("--bogus"), "-bogus"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	bbolt "go.etcd.io/bbolt"
@@ -21,3 +22,8 @@ func AppendTestMigrations(t *testing.T, runs ...func(*bbolt.Tx) (string, error))
 	}
 	migrations = ms
 }
+
+// HoldBatches makes a shared write wait d for company before it commits,
+// so a test's concurrent writes land in one group commit. Call it before
+// the writes begin.
+func (s *Store) HoldBatches(d time.Duration) { s.db.MaxBatchDelay = d }

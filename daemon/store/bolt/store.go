@@ -45,6 +45,7 @@ type Store struct {
 	log      *slog.Logger
 	commit   func(time.Duration)
 	closed   atomic.Bool
+	stats    writeCounter
 }
 
 var _ lifecycle.Store = (*Store)(nil)
@@ -170,13 +171,9 @@ func (s *Store) update(ctx context.Context, op string, fn func(*bbolt.Tx) error)
 	if err := s.begin(ctx, op); err != nil {
 		return err
 	}
-	if s.commit == nil {
-		return wrapTx(op, s.db.Update(fn))
-	}
 	start := time.Now()
-	err := s.db.Update(fn)
-	s.commit(time.Since(start))
-	return wrapTx(op, err)
+	err := s.db.Update(s.stats.counted(fn))
+	return s.wrote(op, start, err)
 }
 
 // batch is update through bbolt's Batch: concurrent callers share one
@@ -189,9 +186,18 @@ func (s *Store) batch(ctx context.Context, op string, fn func(*bbolt.Tx) error) 
 		return err
 	}
 	start := time.Now()
-	err := s.db.Batch(fn)
+	err := s.db.Batch(s.stats.counted(fn))
+	return s.wrote(op, start, err)
+}
+
+// wrote reports a write transaction that began at start: its latency to
+// Options.OnCommit, and the write in WriteStats when it committed.
+func (s *Store) wrote(op string, start time.Time, err error) error {
 	if s.commit != nil {
 		s.commit(time.Since(start))
+	}
+	if err == nil {
+		s.stats.wrote(op)
 	}
 	return wrapTx(op, err)
 }

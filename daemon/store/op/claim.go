@@ -8,10 +8,16 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/store/rules"
 )
 
-// ClaimTask implements lifecycle.TaskStore.
+// ClaimTask implements lifecycle.TaskStore. Most claims are an agent's
+// poll that finds nothing to hand out: a read answers those without a
+// commit. The others share a commit (Batch) with concurrent writes.
 func (s Store) ClaimTask(ctx context.Context, nodeID string, lease time.Duration) (out lifecycle.AgentTask, ok bool, err error) {
 	const op = "store.ClaimTask"
-	err = s.b.Update(ctx, op, func(tx Tx) error {
+	if idle, err := s.claimIdle(ctx, op, nodeID); err != nil || idle {
+		return lifecycle.AgentTask{}, false, err
+	}
+	err = s.b.Batch(ctx, op, func(tx Tx) error {
+		out, ok = lifecycle.AgentTask{}, false // a batch may run this again
 		open, err := openTasks(tx, nodeID)
 		if err != nil {
 			return err
@@ -39,10 +45,27 @@ func (s Store) ClaimTask(ctx context.Context, nodeID string, lease time.Duration
 	return out, true, nil
 }
 
+// claimIdle says whether a claim for nodeID has nothing to write: no
+// task to hand out and none past its deadline, in one read. A task
+// queued after it is the next claim's, as it would be had the claim
+// committed at that read.
+func (s Store) claimIdle(ctx context.Context, op, nodeID string) (idle bool, err error) {
+	err = s.b.View(ctx, op, func(tx Tx) error {
+		open, err := tx.OpenTasks(nodeID)
+		if err != nil {
+			return err
+		}
+		expired, next := rules.PlanClaim(open, s.b.Now())
+		idle = len(expired) == 0 && next < 0
+		return nil
+	})
+	return idle, err
+}
+
 // CompleteTask implements lifecycle.TaskStore.
 func (s Store) CompleteTask(ctx context.Context, nodeID, taskID string, seq uint64, res lifecycle.TaskResult) (out lifecycle.AgentTask, err error) {
 	const op = "store.CompleteTask"
-	err = s.b.Update(ctx, op, func(tx Tx) error {
+	err = s.b.Batch(ctx, op, func(tx Tx) error {
 		t, err := loadTask(tx, op, taskID)
 		if err != nil {
 			return err

@@ -26,7 +26,7 @@ func (s Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycle
 	if err := rules.ValidateStageRecord(op, rec); err != nil {
 		return r, ev, err
 	}
-	err = s.b.Update(ctx, op, func(tx Tx) error {
+	err = s.b.Batch(ctx, op, func(tx Tx) error {
 		var l lifecycle.Lease
 		r, l, err = fencedRun(tx, op, f, rec.RunID)
 		if err != nil {
@@ -50,7 +50,7 @@ func (s Store) RecordStage(ctx context.Context, f lifecycle.Fence, rec lifecycle
 // AppendRunEvents implements lifecycle.RunStore.
 func (s Store) AppendRunEvents(ctx context.Context, f lifecycle.Fence, runID string, evs []lifecycle.RunEvent) (out []lifecycle.RunEvent, err error) {
 	const op = "store.AppendRunEvents"
-	err = s.b.Update(ctx, op, func(tx Tx) error {
+	err = s.b.Batch(ctx, op, func(tx Tx) error {
 		_, l, err := fencedRun(tx, op, f, runID)
 		if err != nil {
 			return err

@@ -10,7 +10,7 @@ import (
 // TransitionNode implements lifecycle.NodeStore.
 func (s Store) TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (n lifecycle.Node, err error) {
 	const op = "store.TransitionNode"
-	err = s.b.Update(ctx, op, func(tx Tx) error {
+	err = s.b.Batch(ctx, op, func(tx Tx) error {
 		cur, err := LoadNode(tx, op, t.NodeID)
 		if err != nil {
 			return err
@@ -30,7 +30,7 @@ func (s Store) TransitionNode(ctx context.Context, t lifecycle.NodeTransition) (
 // UpdateNode implements lifecycle.NodeStore.
 func (s Store) UpdateNode(ctx context.Context, id string, fn func(*lifecycle.Node) error) (n lifecycle.Node, err error) {
 	const op = "store.UpdateNode"
-	err = s.b.Update(ctx, op, func(tx Tx) error {
+	err = s.b.Batch(ctx, op, func(tx Tx) error {
 		old, err := LoadNode(tx, op, id)
 		if err != nil {
 			return err

@@ -30,7 +30,7 @@ func (s Store) EnqueueTask(ctx context.Context, t lifecycle.AgentTask) (out life
 	if err := rules.ValidateNewTask(op, t); err != nil {
 		return out, false, err
 	}
-	err = s.b.Update(ctx, op, func(tx Tx) error {
+	err = s.b.Batch(ctx, op, func(tx Tx) error {
 		if _, err := LoadNode(tx, op, t.NodeID); err != nil {
 			return err
 		}
