@@ -89,11 +89,11 @@ func openPKIOn(stateDir string, clock clockwork.Clock, dirKey bool) (*pki.PKI, e
 	if !dirKey {
 		return pki.Open(pki.Options{Dir: dir, Clock: clock})
 	}
-	site, err := cert.LoadOrCreateSiteKey(dir, rand.Reader)
+	keys, err := cert.SitePublicKeys(dir, rand.Reader) // the current key, made at first start, then the retired ones
 	if err != nil {
 		return nil, err
 	}
-	return pki.Open(pki.Options{Dir: dir, Clock: clock, SiteKey: site.Public()})
+	return pki.Open(pki.Options{Dir: dir, Clock: clock, SiteKey: keys[0], RetiredSiteKeys: keys[1:]})
 }
 
 // run serves the agent API until ctx ends.
