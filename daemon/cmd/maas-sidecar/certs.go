@@ -43,12 +43,12 @@ func vaultSiteKey(cfg config.Config) bool { return !cfg.Dev && cfg.Vault.Address
 // secrets.EvidenceSiteKeyPath when the daemon uses Vault, else the PKI
 // directory. A key the PKI directory still holds from before is moved
 // into Vault; Vault out of reach only delays that (and the key's
-// creation) to the first certificate.
+// creation) to the next use of the key.
 func siteKeyHome(ctx context.Context, cfg config.Config, kv cert.KV, pkiDir string, log *slog.Logger) cert.KeyHome {
 	if !vaultSiteKey(cfg) || kv == nil {
 		return cert.DirHome{Dir: pkiDir, Rand: rand.Reader}
 	}
-	h := cert.KVHome{KV: kv, Path: secrets.EvidenceSiteKeyPath, Rand: rand.Reader}
+	h := cert.KVHome{KV: kv, Path: secrets.EvidenceSiteKeyPath, Rand: rand.Reader, Dir: pkiDir}
 	moved, err := h.Adopt(ctx, pkiDir)
 	if err == nil {
 		_, err = h.Current(ctx)

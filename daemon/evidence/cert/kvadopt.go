@@ -50,6 +50,15 @@ func (h KVHome) Adopt(ctx context.Context, dir string) (bool, error) {
 	return true, nil
 }
 
+// adoptDir adopts h.Dir's key files, if any.
+func (h KVHome) adoptDir(ctx context.Context) error {
+	if h.Dir == "" {
+		return nil
+	}
+	_, err := h.Adopt(ctx, h.Dir)
+	return err
+}
+
 // union is keys, then the more keys not among them, without cur.
 func union(cur ed25519.PublicKey, keys, more []ed25519.PublicKey) []ed25519.PublicKey {
 	var out []ed25519.PublicKey

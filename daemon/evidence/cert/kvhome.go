@@ -32,6 +32,10 @@ type KVHome struct {
 	KV   KV
 	Path string
 	Rand io.Reader // the key's randomness (crypto/rand's Reader)
+	// Dir, when set, is the PKI directory the key lived in before: key
+	// files found there are moved into Vault (Adopt) before each use, so
+	// a move that failed at start happens at the next certificate.
+	Dir string
 }
 
 // kvKey is the secret as read; found is false when there is none.
@@ -43,6 +47,9 @@ type kvKey struct {
 
 // Current reads the key, making it on first use.
 func (h KVHome) Current(ctx context.Context) (Signer, error) {
+	if err := h.adoptDir(ctx); err != nil {
+		return Signer{}, err
+	}
 	k, err := h.load(ctx)
 	if err != nil || k.found {
 		return k.cur, err
@@ -64,6 +71,9 @@ func (h KVHome) PublicKeys(ctx context.Context) ([]ed25519.PublicKey, error) {
 
 // Rotate retires the current key and makes a new one.
 func (h KVHome) Rotate(ctx context.Context) (Signer, error) {
+	if err := h.adoptDir(ctx); err != nil {
+		return Signer{}, err
+	}
 	k, err := h.load(ctx)
 	if err != nil || !k.found {
 		return h.Current(ctx)

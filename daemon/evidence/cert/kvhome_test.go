@@ -127,3 +127,22 @@ func TestAdoptMovesThePKIDirectorysKeysIntoVault(t *testing.T) {
 		t.Fatalf("adopt of an empty directory: %v, %v; want nothing done", ok, err)
 	}
 }
+
+// A home with Dir moves the directory's key into Vault at its next use,
+// when the move at start failed (Vault out of reach): the key found
+// there is the one that signs and the file is gone.
+func TestAVaultHomeAdoptsTheDirectorysKeyAtItsNextUse(t *testing.T) {
+	ctx := context.Background()
+	h, _ := kvHome(t)
+	h.Dir = t.TempDir()
+	old, err := cert.LoadOrCreateSiteKey(h.Dir, rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur, err := h.Current(ctx); err != nil || !cur.Key.Equal(old.Key) {
+		t.Fatalf("first use: %v; want the directory's key", err)
+	}
+	if _, err := os.Stat(filepath.Join(h.Dir, cert.SiteKeyFile)); !os.IsNotExist(err) {
+		t.Fatalf("%s after the first use: %v; want it moved", cert.SiteKeyFile, err)
+	}
+}
