@@ -11,6 +11,7 @@ import (
 func init() {
 	commands["evidence export"] = evidenceExport
 	commands["evidence keys"] = evidenceKeys
+	commands["evidence rotate-key"] = evidenceRotateKey
 }
 
 // evidenceExport writes a node's chain of clean certificates, with its
@@ -49,6 +50,35 @@ func evidenceKeys(ctx context.Context, s *session, args []string) error {
 		return s.writeOut(*out, raw)
 	}
 	return s.writeOut(*out, []byte(v.PEM))
+}
+
+// evidenceRotateKey retires the site key and makes a new one, which
+// signs from the next certificate on: maas-sidecar evidence rotate-key
+// --reason WHY (admin; audited). It prints the keys as evidence keys
+// publishes them, the new one first.
+func evidenceRotateKey(ctx context.Context, s *session, args []string) error {
+	s.flags().StringVar(&s.reason, "reason", "", "why (required; recorded in the audit log)")
+	if _, err := s.parse(args, 0); err != nil {
+		return err
+	}
+	if s.reason == "" {
+		return usagef("--reason is required")
+	}
+	var v struct {
+		Keys []struct {
+			KeyID  string `json:"key_id"`
+			Status string `json:"status"`
+		} `json:"keys"`
+	}
+	raw, err := s.call(ctx, http.MethodPost, admin+"/evidence-keys/rotate", map[string]string{"reason": s.reason}, &v, nil)
+	if err != nil {
+		return err
+	}
+	rows := [][]string{}
+	for _, k := range v.Keys {
+		rows = append(rows, []string{k.KeyID, k.Status})
+	}
+	return s.show(raw, "KEY_ID STATUS", rows)
 }
 
 // writeOut writes b to file, or to standard output when file is "".

@@ -49,7 +49,7 @@ func startDaemon(t *testing.T) *daemon {
 	<-run.Ready()
 	d.vault = &vault{data: map[string]map[string]string{}}
 	srv := httptest.NewServer(openapitest.Handler(t, admin.New(admin.Config{Store: st, Runner: run, Secrets: d.vault, Prober: prober{},
-		Enrollment: enrollment{}, Reconciliation: resyncer{}, Bootstrap: tickets{},
+		Enrollment: enrollment{}, Reconciliation: resyncer{}, Bootstrap: tickets{}, Evidence: newEvidence(t, st),
 		AgentURL: "https://region.example:5291", NotifyProver: admin.NotifyProverFunc(pgnotify.Prove)}).Handler()))
 	t.Cleanup(func() { srv.Close(); cancel(); <-done; st.Close() })
 	d.addr = srv.URL

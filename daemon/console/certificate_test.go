@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -33,6 +34,11 @@ func newCertEnv(t *testing.T, st *bolt.Store) *certEnv {
 
 func (c *certEnv) PublicKeys(context.Context) ([]ed25519.PublicKey, error) {
 	return []ed25519.PublicKey{c.key.Public().(ed25519.PublicKey)}, nil
+}
+
+// RotateKey is not what the console does.
+func (c *certEnv) RotateKey(context.Context) error {
+	return errors.New("the console's tests rotate no key")
 }
 
 // issue records run's certificate for node, signed with key.

@@ -89,16 +89,28 @@ func (p *PKI) signsLikeMe(leaf *x509.Certificate) bool {
 }
 
 // otherSite returns the evidence site fingerprint leaf carries when it
-// differs from this daemon's ("" when it is the same, or when either
-// carries none: members of earlier releases have no site key).
+// differs from this daemon's and from its retired keys' ("" when it is
+// one of them, or when either carries none: members of earlier releases
+// have no site key, and with the key in Vault there is nothing to
+// compare).
 func (p *PKI) otherSite(leaf *x509.Certificate) string {
 	mine := p.Fingerprints().Site
 	for _, u := range leaf.URIs {
-		if u.Scheme == SiteURIScheme && mine != "" && u.Opaque != mine {
+		if u.Scheme == SiteURIScheme && mine != "" && u.Opaque != mine && !p.retiredSite(u.Opaque) {
 			return u.Opaque
 		}
 	}
 	return ""
+}
+
+// retiredSite is whether fp is the fingerprint of a retired site key.
+func (p *PKI) retiredSite(fp string) bool {
+	for _, k := range p.opts.RetiredSiteKeys {
+		if sum := sha256.Sum256(k); hex.EncodeToString(sum[:]) == fp {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrPeerMismatch is wrapped by CheckPeer's answer for a peer whose store

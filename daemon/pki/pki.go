@@ -43,6 +43,11 @@ type Options struct {
 	// certificates carry its fingerprint and CheckPeer refuses a member
 	// that carries another.
 	SiteKey ed25519.PublicKey
+	// RetiredSiteKeys are the site key's retired public halves: CheckPeer
+	// accepts a member that still carries one of them (it started before
+	// the rotation's new key reached it), so members restart one at a
+	// time after a rotation.
+	RetiredSiteKeys []ed25519.PublicKey
 }
 
 // PKI is the loaded CA and task-signing key.

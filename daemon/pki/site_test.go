@@ -15,14 +15,15 @@ import (
 // A member that signs clean certificates with another evidence site key
 // is refused at join, naming the key; the same key (a copy of
 // evidence-site.key) passes, and so does a member of an earlier release
-// that carries no site fingerprint.
+// that carries no site fingerprint, and one that started before a
+// rotation (it carries a key this daemon has retired).
 func TestCheckPeerSiteKey(t *testing.T) {
 	clock := storetest.NewClock()
 	first := t.TempDir()
 	siteA, _, _ := ed25519.GenerateKey(rand.Reader)
 	siteB, _, _ := ed25519.GenerateKey(rand.Reader)
-	open := func(dir string, site ed25519.PublicKey) *pki.PKI {
-		p, err := pki.Open(pki.Options{Dir: dir, Clock: clock, SiteKey: site})
+	open := func(dir string, site ed25519.PublicKey, retired ...ed25519.PublicKey) *pki.PKI {
+		p, err := pki.Open(pki.Options{Dir: dir, Clock: clock, SiteKey: site, RetiredSiteKeys: retired})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,16 +34,18 @@ func TestCheckPeerSiteKey(t *testing.T) {
 	tests := []struct {
 		name    string
 		site    ed25519.PublicKey
+		retired []ed25519.PublicKey
 		addr    string
 		message string
 	}{
-		{"the same site key", siteA, addr, ""},
-		{"another site key", siteB, addr, "another evidence site key (evidence-site.key"},
-		{"a peer of an earlier release", siteB, earlier, ""},
+		{"the same site key", siteA, nil, addr, ""},
+		{"another site key", siteB, nil, addr, "another evidence site key (evidence-site.key"},
+		{"a peer of an earlier release", siteB, nil, earlier, ""},
+		{"a peer that started before a rotation", siteB, []ed25519.PublicKey{siteA}, addr, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := open(copyFiles(t, first, allFiles...), tt.site)
+			p := open(copyFiles(t, first, allFiles...), tt.site, tt.retired...)
 			m, err := p.NewMemberTLS("127.0.0.1", false)
 			if err != nil {
 				t.Fatal(err)

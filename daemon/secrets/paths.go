@@ -42,3 +42,8 @@ func splitPath(op, path string) (mount, rest string, err error) {
 	}
 	return segs[0], strings.Join(segs[1:], "/"), nil
 }
+
+// EvidenceSiteKeyPath is where the evidence site key lives when the
+// daemon uses Vault: {"private_key": PKCS#8 PEM, "retired": PEM public
+// keys}. One key per daemon, or per store cluster: every member reads it.
+const EvidenceSiteKeyPath = Mount + "/maas-sidecar/evidence-site-key"

@@ -18,9 +18,10 @@ type Outbox interface {
 	AppendEvent(ctx context.Context, e lifecycle.OutboxEvent) (lifecycle.OutboxEvent, error)
 }
 
-// EventData is the body of a decommission event. Never a secret.
+// EventData is the body of a decommission or onboarding event (an
+// onboarding's has no mode). Never a secret.
 type EventData struct {
-	Mode         lifecycle.DecommissionMode `json:"mode"`
+	Mode         lifecycle.DecommissionMode `json:"mode,omitempty"`
 	Reason       string                     `json:"reason,omitempty"`
 	Stage        lifecycle.Stage            `json:"stage,omitempty"`
 	Status       lifecycle.JobState         `json:"status,omitempty"`

@@ -74,7 +74,7 @@ func (d Deps) Onboarding() *runner.Def {
 	// enrollment: its certificate names the stages up to there.
 	enroll := &stages[len(stages)-2]
 	enroll.Run = d.certifiedEarly(enroll.Run, names[:len(names)-1])
-	return &runner.Def{Name: "onboarding", Stages: stages, Adopt: d.adoptOnboarding}
+	return &runner.Def{Name: "onboarding", Stages: stages, Adopt: d.adoptOnboarding, OnEnd: d.onboardingEnded}
 }
 
 // adoptOnboarding accepts a run whose goal was met out of band: the node

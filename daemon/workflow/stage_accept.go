@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/agent/wire"
+	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/runner"
 )
@@ -45,6 +46,12 @@ func (d Deps) acceptNode(ctx context.Context, c *runner.Context) (runner.Outcome
 		return d.activate(ctx, c, n)
 	case t.State == lifecycle.TaskExpired:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailAgentTask, taskFailed(t))
+	}
+	// the failed acceptance is certified (outcome quarantined) first
+	if t.Result != nil && len(t.Result.Evidence) > 0 {
+		if err := d.certify(ctx, c, cert.QuarantineKey(c.Run.ID), t.Result.Evidence, cert.AfterRedeploy); err != nil {
+			return runner.Outcome{}, err
+		}
 	}
 	if _, err := d.moveNode(ctx, n, lifecycle.NodeQuarantined, lifecycle.ActorOnboarding); err != nil {
 		return runner.Outcome{}, err

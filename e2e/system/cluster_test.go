@@ -103,16 +103,16 @@ vault:
 	return d
 }
 
-// copyPKI copies the first member's CAs, task-signing key and evidence
-// site key into state/pki, as the operator does before a member's first
-// start.
+// copyPKI copies the first member's CAs and task-signing key into
+// state/pki, as the operator does before a member's first start (the
+// members use Vault, so the evidence site key is in Vault, not a file).
 func copyPKI(t *testing.T, from, state string) {
 	t.Helper()
 	dir := filepath.Join(state, "pki")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{"ca.crt", "ca.key", "store-ca.crt", "store-ca.key", "task-signing.key", "evidence-site.key"} {
+	for _, n := range []string{"ca.crt", "ca.key", "store-ca.crt", "store-ca.key", "task-signing.key"} {
 		b, err := os.ReadFile(filepath.Join(from, "pki", n))
 		if err != nil {
 			t.Fatal(err)

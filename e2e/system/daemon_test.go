@@ -23,6 +23,7 @@ type daemon struct {
 	incarnations         int
 	bin                  string // the daemon binary; "" is bins.daemon
 	name                 string // the process's name in failures; "" is maas-sidecar serve
+	vault                vault  // the Vault it uses
 }
 
 // newDaemon writes the config file: Vault with a token file, the agent
@@ -35,7 +36,7 @@ func newDaemon(t testing.TB, v vault) *daemon {
 	t.Helper()
 	dir := t.TempDir()
 	d := &daemon{t: t, config: filepath.Join(dir, "config.yaml"), stateDir: filepath.Join(dir, "state"),
-		adminAddr: freeAddr(t), agentAddr: freeAddr(t)}
+		adminAddr: freeAddr(t), agentAddr: freeAddr(t), vault: v}
 	cfg := fmt.Sprintf(`admin_listen: %s
 state_dir: %s
 log_level: debug

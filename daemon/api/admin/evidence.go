@@ -13,11 +13,14 @@ import (
 // Evidence reads the clean certificates: the site key's public halves
 // (the current one first, then the retired ones), a node's chain as an
 // offline bundle (not_found when it has none) and a run's certificate by
-// its IssueRun key.
+// its IssueRun key. RotateKey retires the site key and makes a new one
+// that signs from the next certificate on (unavailable when its home,
+// Vault, cannot be reached).
 type Evidence interface {
 	PublicKeys(ctx context.Context) ([]ed25519.PublicKey, error)
 	Export(ctx context.Context, nodeID string) (cert.Bundle, error)
 	ByRun(ctx context.Context, key string) (cert.Record, bool, error)
+	RotateKey(ctx context.Context) error
 }
 
 // evidenceKey is one published public key.
@@ -27,11 +30,12 @@ type evidenceKey struct {
 	PEM    string `json:"public_key_pem"`
 }
 
-// evidenceKeys answers GET /maas-sites/{id}/evidence-keys: the keys
-// that verify the site's certificates; PEM is all of them, the form of
-// a site.pub file for `evidence verify --key`.
+// evidenceKeys answers GET /maas-sites/{id}/evidence-keys (and a
+// rotation, without a site): the keys that verify the site's
+// certificates; PEM is all of them, the form of a site.pub file for
+// `evidence verify --key`.
 type evidenceKeys struct {
-	SiteID string        `json:"site_id"`
+	SiteID string        `json:"site_id,omitempty"`
 	Keys   []evidenceKey `json:"keys"`
 	PEM    string        `json:"pem"`
 }
@@ -40,6 +44,7 @@ func (a *API) evidenceRoutes() []route {
 	return []route{
 		{http.MethodGet, Prefix + "/maas-sites/{id}/evidence-keys", viewer, a.getEvidenceKeys},
 		{http.MethodGet, Prefix + "/nodes/{id}/certificates", viewer, a.exportCertificates},
+		{http.MethodPost, Prefix + "/evidence-keys/rotate", admin, a.rotateEvidenceKey},
 	}
 }
 
@@ -55,7 +60,12 @@ func (a *API) getEvidenceKeys(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out := evidenceKeys{SiteID: s.ID, Keys: []evidenceKey{}, PEM: string(cert.EncodePublicKeys(keys...))}
+	return http.StatusOK, keysAnswer(s.ID, keys), nil
+}
+
+// keysAnswer lists keys, the first current and the others retired.
+func keysAnswer(siteID string, keys []ed25519.PublicKey) evidenceKeys {
+	out := evidenceKeys{SiteID: siteID, Keys: []evidenceKey{}, PEM: string(cert.EncodePublicKeys(keys...))}
 	for i, k := range keys {
 		st := "retired"
 		if i == 0 {
@@ -63,7 +73,7 @@ func (a *API) getEvidenceKeys(r *http.Request, c *call) (int, any, error) {
 		}
 		out.Keys = append(out.Keys, evidenceKey{KeyID: cert.KeyID(k), Status: st, PEM: string(cert.EncodePublicKeys(k))})
 	}
-	return http.StatusOK, out, nil
+	return out
 }
 
 // exportCertificates answers GET /nodes/{id}/certificates with the

@@ -18,23 +18,24 @@ import (
 // testEvidence is the daemon's certificate service in small: the site
 // key in a PKI directory, the ledger in the test's bolt store.
 type testEvidence struct {
-	dir string
-	cert.Issuer
+	home cert.DirHome
+	*cert.Issuer
 	certledger.Ledger
 }
 
 func newTestEvidence(t testing.TB, st *bolt.Store) *testEvidence {
-	dir := t.TempDir()
-	key, err := cert.LoadOrCreateSiteKey(dir, rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
+	home := cert.DirHome{Dir: t.TempDir(), Rand: rand.Reader}
 	l := certledger.Ledger{B: st}
-	return &testEvidence{dir: dir, Issuer: cert.Issuer{Key: key, Ledger: l, Clock: clockwork.NewRealClock()}, Ledger: l}
+	return &testEvidence{home: home, Issuer: &cert.Issuer{Key: home, Ledger: l, Clock: clockwork.NewRealClock()}, Ledger: l}
 }
 
-func (e *testEvidence) PublicKeys(context.Context) ([]ed25519.PublicKey, error) {
-	return cert.SitePublicKeys(e.dir, rand.Reader)
+func (e *testEvidence) PublicKeys(ctx context.Context) ([]ed25519.PublicKey, error) {
+	return e.home.PublicKeys(ctx)
+}
+
+func (e *testEvidence) RotateKey(ctx context.Context) error {
+	_, err := e.home.Rotate(ctx)
+	return err
 }
 
 func (e *testEvidence) ByRun(ctx context.Context, key string) (cert.Record, bool, error) {
@@ -52,7 +53,7 @@ func TestEvidenceKeysAndExportVerifyOffline(t *testing.T) {
 	if _, err := ev.IssueRun(context.Background(), site, "run-1", c); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cert.RotateSiteKey(ev.dir, rand.Reader); err != nil {
+	if _, err := cert.RotateSiteKey(ev.home.Dir, rand.Reader); err != nil {
 		t.Fatal(err)
 	}
 	var keys struct {

@@ -73,23 +73,27 @@ func agentURL(cfg config.Config, addr net.Addr) string {
 // openPKI opens (or creates at first start) the internal CA and the
 // task-signing key under the state directory.
 func openPKI(stateDir string) (*pki.PKI, error) {
-	return openPKIOn(stateDir, clockwork.NewRealClock())
+	return openPKIOn(stateDir, clockwork.NewRealClock(), true)
 }
 
-// openPKIOn is openPKI on the daemon's clock. The evidence site key
-// (created at first start too) is loaded first, so that member
+// openPKIOn is openPKI on the daemon's clock. With dirKey (the PKI
+// directory is the evidence site key's home, not Vault) the site key,
+// created at first start too, is loaded first, so that member
 // certificates carry its fingerprint and a cluster's members are checked
-// to share it.
-func openPKIOn(stateDir string, clock clockwork.Clock) (*pki.PKI, error) {
+// to share it; with the key in Vault every member reads the same one.
+func openPKIOn(stateDir string, clock clockwork.Clock, dirKey bool) (*pki.PKI, error) {
 	dir := filepath.Join(stateDir, "pki")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("pki: %w", err)
 	}
-	site, err := cert.LoadOrCreateSiteKey(dir, rand.Reader)
+	if !dirKey {
+		return pki.Open(pki.Options{Dir: dir, Clock: clock})
+	}
+	keys, err := cert.SitePublicKeys(dir, rand.Reader) // the current key, made at first start, then the retired ones
 	if err != nil {
 		return nil, err
 	}
-	return pki.Open(pki.Options{Dir: dir, Clock: clock, SiteKey: site.Public()})
+	return pki.Open(pki.Options{Dir: dir, Clock: clock, SiteKey: keys[0], RetiredSiteKeys: keys[1:]})
 }
 
 // run serves the agent API until ctx ends.

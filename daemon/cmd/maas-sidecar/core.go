@@ -59,7 +59,7 @@ type adapters struct {
 // and the workflows (onboarding, decommission), the feed and the reconciler; their metrics
 // go to reg.
 func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.Registry, log *slog.Logger) (*core, error) {
-	p, err := openPKIOn(cfg.StateDir, ad.clock)
+	p, err := openPKIOn(cfg.StateDir, ad.clock, !vaultSiteKey(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,10 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	deps := workflow.Deps{Store: st, Connector: workflowMaas{sites}, Secrets: sec, Power: ad.power, Reach: ad.reach,
 		Enrollment: pki.Enrollment{PKI: p, Store: st},
 		NewID:      func() (string, error) { return lifecycle.NewID(nil) }, Logger: log}
-	if c.certs, err = newCertService(filepath.Join(cfg.StateDir, "pki"), st, ad.clock); err != nil {
+	kctx, cancel := context.WithTimeout(context.Background(), siteKeyWait)
+	home := siteKeyHome(kctx, cfg, ad.secrets, filepath.Join(cfg.StateDir, "pki"), log)
+	cancel()
+	if c.certs, err = newCertService(home, st, ad.clock); err != nil {
 		return nil, err
 	}
 	deps.Certs = c.certs

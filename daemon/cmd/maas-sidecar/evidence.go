@@ -15,18 +15,22 @@ import (
 const evidenceUsage = `usage: maas-sidecar evidence verify FILE --key site.pub
        maas-sidecar evidence export NODE [--out FILE]
        maas-sidecar evidence keys SITE [--out site.pub]
+       maas-sidecar evidence rotate-key --reason WHY
   verify checks, offline, a clean certificate (a DSSE envelope) or a node's
   exported bundle: each signature against the keys in site.pub (the
   current key, then retired ones), the chain of certificates and their
   inclusion in the site's signed log; each failure is explained.
   export writes a node's certificates with the site log and its signed
   head (the bundle verify checks); keys writes the site's public keys.
-  Both call the admin API (operator flags as for the other commands).
+  rotate-key (admin; audited) retires the site key, kept among the
+  retired keys so what it signed stays verifiable, and makes a new one
+  that signs from the next certificate on. These three call the admin
+  API (operator flags as for the other commands).
 `
 
 // runEvidence dispatches the evidence subcommands.
 func runEvidence(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && (args[0] == "export" || args[0] == "keys") {
+	if len(args) > 0 && (args[0] == "export" || args[0] == "keys" || args[0] == "rotate-key") {
 		return cli.Main(context.Background(), append([]string{"evidence"}, args...), cli.Env{Stdin: os.Stdin, Stdout: stdout,
 			Stderr: stderr, Getenv: os.Getenv, StateDir: config.Default().StateDir})
 	}

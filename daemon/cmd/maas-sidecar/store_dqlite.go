@@ -39,7 +39,7 @@ const peerCheckTimeout = 3 * time.Second
 // them, and every clean certificate of the site verifies with one key.
 func openDqlite(ctx context.Context, cfg config.Config, holder string, clock clockwork.Clock, log *slog.Logger) (daemonStore, error) {
 	d := cfg.Store.Dqlite
-	p, err := openPKIOn(cfg.StateDir, clock)
+	p, err := openPKIOn(cfg.StateDir, clock, !vaultSiteKey(cfg))
 	if err != nil {
 		return daemonStore{}, err
 	}

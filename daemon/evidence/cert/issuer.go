@@ -45,7 +45,7 @@ type Ledger interface {
 // never got through). ErrMoved then comes only from another daemon (a
 // cluster member), and IssueRun retries it.
 type Issuer struct {
-	Key    Signer
+	Key    KeySource // a Signer, or a KeyHome read at each issue
 	Ledger Ledger
 	Clock  clockwork.Clock // dates the signed log heads
 
@@ -69,13 +69,17 @@ func (is *Issuer) issue(ctx context.Context, site, runID string, c Certificate) 
 	if err != nil {
 		return Record{}, fmt.Errorf("issue certificate: %w", err)
 	}
+	key, err := is.Key.Current(ctx)
+	if err != nil {
+		return Record{}, fmt.Errorf("issue certificate: %w", err)
+	}
 	c.Predicate.Previous = prev
-	env, digest, err := Issue(ctx, is.Key, c)
+	env, digest, err := Issue(ctx, key, c)
 	if err != nil {
 		return Record{}, err
 	}
 	entry := LogEntry{Index: size, Certificate: digest, NodeID: c.Node.NodeID, Hash: EntryHash(hash, size, digest, c.Node.NodeID)}
-	head, err := SignHead(ctx, is.Key, LogHead{Site: site, Size: size + 1, Head: entry.Hash, Time: is.Clock.Now().UTC()})
+	head, err := SignHead(ctx, key, LogHead{Site: site, Size: size + 1, Head: entry.Hash, Time: is.Clock.Now().UTC()})
 	if err != nil {
 		return Record{}, err
 	}

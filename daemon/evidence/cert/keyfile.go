@@ -30,16 +30,11 @@ func LoadOrCreateSiteKey(dir string, rnd io.Reader) (Signer, error) {
 	if err != nil {
 		return Signer{}, fmt.Errorf("site key: %w", err)
 	}
-	blk, _ := pem.Decode(b)
-	if blk == nil || blk.Type != "PRIVATE KEY" {
-		return Signer{}, fmt.Errorf("site key: %s is not a PEM private key", SiteKeyFile)
+	s, err := parsePrivateKey(b)
+	if err != nil {
+		return Signer{}, fmt.Errorf("site key: %s: %w", SiteKeyFile, err)
 	}
-	k, err := x509.ParsePKCS8PrivateKey(blk.Bytes)
-	key, ok := k.(ed25519.PrivateKey)
-	if err != nil || !ok {
-		return Signer{}, fmt.Errorf("site key: %s is not an Ed25519 private key", SiteKeyFile)
-	}
-	return Signer{Key: key}, nil
+	return s, nil
 }
 
 // RotateSiteKey retires the current key (its public half is kept in
@@ -91,13 +86,36 @@ func newSiteKey(dir string, rnd io.Reader) (Signer, error) {
 	if err != nil {
 		return Signer{}, fmt.Errorf("site key: %w", err)
 	}
-	der, err := x509.MarshalPKCS8PrivateKey(key)
+	b, err := encodePrivateKey(key)
 	if err != nil {
 		return Signer{}, fmt.Errorf("site key: %w", err)
 	}
-	b := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
 	if err := atomicfile.Write(filepath.Join(dir, SiteKeyFile), b, 0o600); err != nil {
 		return Signer{}, fmt.Errorf("site key: %w", err)
 	}
 	return Signer{Key: key}, nil
+}
+
+// parsePrivateKey reads a PKCS#8 PEM Ed25519 private key; its errors
+// never quote the key.
+func parsePrivateKey(b []byte) (Signer, error) {
+	blk, _ := pem.Decode(b)
+	if blk == nil || blk.Type != "PRIVATE KEY" {
+		return Signer{}, errors.New("not a PEM private key")
+	}
+	k, err := x509.ParsePKCS8PrivateKey(blk.Bytes)
+	key, ok := k.(ed25519.PrivateKey)
+	if err != nil || !ok {
+		return Signer{}, errors.New("not an Ed25519 private key")
+	}
+	return Signer{Key: key}, nil
+}
+
+// encodePrivateKey writes key as PKCS#8 PEM.
+func encodePrivateKey(key ed25519.PrivateKey) ([]byte, error) {
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return nil, err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), nil
 }

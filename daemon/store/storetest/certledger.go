@@ -52,7 +52,7 @@ func (e *env) verifyExport(l certledger.Ledger, is *cert.Issuer, node string) st
 	e.must(err)
 	raw, err := json.Marshal(b)
 	e.must(err)
-	report, err := cert.VerifyFile(e.ctx, raw, []ed25519.PublicKey{is.Key.Public()})
+	report, err := cert.VerifyFile(e.ctx, raw, []ed25519.PublicKey{is.Key.(cert.Signer).Public()})
 	if err != nil {
 		e.t.Fatalf("export of %s does not verify: %v", node, err)
 	}
