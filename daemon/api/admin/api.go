@@ -76,6 +76,7 @@ func (a *API) Register(r *mux.Router) {
 		r.Handle(rt.path, a.wrap(rt)).Methods(rt.method)
 	}
 	r.HandleFunc(OpenAPIPath, serveOpenAPI).Methods(http.MethodGet)
+	r.HandleFunc(PublicKeysPath, a.publicEvidenceKeys).Methods(http.MethodGet)
 	r.Handle(WebhookPath, http.HandlerFunc(a.webhook)).Methods(http.MethodPost)
 }
 

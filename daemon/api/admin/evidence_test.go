@@ -70,6 +70,16 @@ func TestEvidenceKeysAndExportVerifyOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the same keys without a token, for an auditor
+	var public struct {
+		PEM string `json:"pem"`
+	}
+	r = e.do(noToken, http.MethodGet, "/api/v1/sites/"+site+"/evidence-keys", nil)
+	expect(t, r, http.StatusOK, "")
+	if r.decode(t, &public); public.PEM != keys.PEM {
+		t.Fatalf("public keys %q, want the viewer route's %q", public.PEM, keys.PEM)
+	}
+	expect(t, e.do(noToken, http.MethodGet, "/api/v1/sites/nope/evidence-keys", nil), http.StatusNotFound, "")
 	r = e.do(viewerRole, http.MethodGet, "/api/v1/admin/nodes/n1/certificates", nil)
 	expect(t, r, http.StatusOK, "")
 	report, err := cert.VerifyFile(context.Background(), r.Body, pubs)
