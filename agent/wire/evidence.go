@@ -117,6 +117,14 @@ type GPUState struct {
 	NVLinksTotal  *int64   `json:"nvlinks_total,omitempty"`
 	NVLinksActive *int64   `json:"nvlinks_active,omitempty"`
 	NVLinks       []NVLink `json:"nvlinks,omitempty"`
+	// AMD: process isolation as amd-smi static -R reports it ("Enabled",
+	// "Disabled"), the XGMI error status of amd-smi metric -x
+	// ("AMDSMI_XGMI_STATUS_NO_ERRORS", "..._ERROR", "..._MULTIPLE_ERRORS")
+	// and the XGMI_WAFL block's error counts of amd-smi metric -k.
+	ProcessIsolation       string `json:"process_isolation,omitempty"`
+	XGMIErrorStatus        string `json:"xgmi_error_status,omitempty"`
+	XGMICorrectableCount   *int64 `json:"xgmi_correctable_count,omitempty"`
+	XGMIUncorrectableCount *int64 `json:"xgmi_uncorrectable_count,omitempty"`
 }
 
 // NVLink is one NVLink link of a GPU: whether it is up, its speed, and

@@ -49,8 +49,10 @@ type SitePolicy struct {
 	DCGMTimeoutSeconds map[string]int `json:"dcgm_timeout_seconds,omitempty"`
 	// OnboardingAcceptance runs node.validate_clean in mode
 	// onboarding_acceptance (DCGM at dcgm_level_onboarding) on the
-	// enrolled host before a MAAS onboarding moves the node active.
-	OnboardingAcceptance bool `json:"onboarding_acceptance,omitempty"`
+	// enrolled host before a MAAS onboarding moves the node active. On by
+	// default: nil (a policy stored before the field existed) is on, and
+	// only an explicit false turns it off (AcceptanceOn).
+	OnboardingAcceptance *bool `json:"onboarding_acceptance,omitempty"`
 	// TenantDrives names the tenant data drives: erased by storage
 	// cleanup drives, and carrying the canaries of a reimage's MAAS
 	// erase. Nil: no drive is a tenant drive.
@@ -84,7 +86,18 @@ func DefaultSitePolicy(siteID string) SitePolicy {
 		ReleaseTimeoutSeconds:                defaultReleaseTimeout,
 		PowerOffTimeoutSeconds:               defaultPowerOffTimeout,
 		AgentTaskTimeoutSeconds:              defaultAgentTaskTimeout,
+		OnboardingAcceptance:                 Switch(true),
 	}
+}
+
+// Switch is an explicit setting of an optional switch such as
+// OnboardingAcceptance (a new pointer each call: policies share none).
+func Switch(on bool) *bool { return &on }
+
+// AcceptanceOn says whether a MAAS onboarding runs the onboarding
+// acceptance check: unless the policy turns it off explicitly.
+func (p SitePolicy) AcceptanceOn() bool {
+	return p.OnboardingAcceptance == nil || *p.OnboardingAcceptance
 }
 
 // TimeoutFor returns the policy timeout named by a StageSpec's Timeout key.

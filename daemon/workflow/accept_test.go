@@ -3,6 +3,8 @@ package workflow_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,15 +15,14 @@ import (
 	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
-// acceptanceSite is a site whose policy asks for the onboarding
-// acceptance check, with one host to onboard.
+// acceptanceSite is a site with the default policy (the onboarding
+// acceptance check on) and one host to onboard, whose acceptance the
+// test's own agent answers.
 func acceptanceSite(t *testing.T) *site {
 	s := newSite(t)
-	_, err := s.store.UpdateSitePolicy(context.Background(), "site-1", func(p *lifecycle.SitePolicy) error {
-		p.OnboardingAcceptance = true
-		return nil
-	})
-	must(t, err)
+	s.mu.Lock()
+	s.accept = nil
+	s.mu.Unlock()
 	s.host("10.176.16.140", maassim.HostSpec{})
 	return s
 }
@@ -51,10 +52,11 @@ func (s *site) agentOnceNode(runID string, passed bool) func() []wire.ValidateCl
 	}
 }
 
-// Without the acceptance, no task reaches the host before the node is
-// active; with it, the validation runs in mode onboarding_acceptance at
-// the policy's onboarding DCGM level (3 by default), its evidence stays
-// on the run's task, and only then does the node go active.
+// With the site's default policy the onboarding runs the acceptance: the
+// validation in mode onboarding_acceptance at the default onboarding
+// DCGM level, 3; its evidence stays on the run's task, and only then does
+// the node go active. (Before the acceptance was on by default, the run
+// completed at the enrollment with no task sent.)
 func TestOnboardingAcceptancePassesThenActive(t *testing.T) {
 	s := acceptanceSite(t)
 	id := s.onboard("c07u50", "10.176.16.140")
@@ -79,8 +81,8 @@ func TestOnboardingAcceptancePassesThenActive(t *testing.T) {
 	}
 }
 
-// A failed acceptance quarantines the node (never active) and fails the
-// run with onboarding_acceptance_failure.
+// A failed acceptance under the default policy quarantines the node
+// (never active) and fails the run with onboarding_acceptance_failure.
 func TestOnboardingAcceptanceFailureQuarantines(t *testing.T) {
 	s := acceptanceSite(t)
 	id := s.onboard("c07u51", "10.176.16.140")
@@ -98,25 +100,88 @@ func TestOnboardingAcceptanceFailureQuarantines(t *testing.T) {
 	}
 }
 
-// On the real agent of a simulated host the acceptance runs the real
-// validation in mode onboarding_acceptance; the bare simulated host has
-// no /etc/passwd, which the validation fails (tenant_users), so the node
-// is quarantined instead of going active, with that evidence.
+// On the real agent of a freshly installed simulated host the
+// acceptance runs the real validation in mode onboarding_acceptance and
+// passes (no GPUs: no diagnostic to run); the node goes active.
 func TestOnboardingAcceptanceWithTheRealAgent(t *testing.T) {
 	s := acceptanceSite(t)
 	withRealAgents(t, s)
 	id := s.onboard("c09u52", "10.176.16.140")
 	r := s.wait(id, 60*time.Second)
+	if r.Status != lifecycle.JobCompleted || r.CurrentStage != lifecycle.StageOnboardingAcceptance {
+		t.Fatalf("%s/%s at %s: %s\n%s", r.Status, r.FailureClass, r.CurrentStage, r.ErrorMessage, s.events(id))
+	}
+	if ev := acceptanceEvidence(t, s, r); !ev.Passed || ev.Diag == nil || ev.Diag.State != "no_gpus" {
+		t.Fatalf("acceptance evidence = %+v", ev)
+	}
+	if n := s.node(r.NodeID); n.Status != lifecycle.NodeActive {
+		t.Fatalf("node %s", n.Status)
+	}
+}
+
+// A host whose image carries a tenant's account fails the real agent's
+// acceptance (tenant_users): the node is quarantined, never active.
+func TestOnboardingAcceptanceWithTheRealAgentFails(t *testing.T) {
+	s := acceptanceSite(t)
+	withRealAgents(t, s, func(root string) {
+		must(t, os.MkdirAll(filepath.Join(root, "etc"), 0o755))
+		must(t, os.WriteFile(filepath.Join(root, "etc/passwd"), []byte("root:x:0:0:root:/root:/bin/bash\n"+
+			"ubuntu:x:1000:1000::/home/ubuntu:/bin/bash\ntenant1:x:1001:1001::/home/tenant1:/bin/bash\n"), 0o644))
+	})
+	id := s.onboard("c09u53", "10.176.16.140")
+	r := s.wait(id, 60*time.Second)
 	if r.FailureClass != lifecycle.FailOnboardingAcceptance || !strings.Contains(r.ErrorMessage, "tenant_users") {
 		t.Fatalf("%s/%s at %s: %s\n%s", r.Status, r.FailureClass, r.CurrentStage, r.ErrorMessage, s.events(id))
 	}
-	task := s.runTasks(r.NodeID, id)[lifecycle.TaskValidateClean]
-	var ev wire.Evidence
-	if task.Result == nil || json.Unmarshal(task.Result.Evidence, &ev) != nil || ev.Mode != wire.ModeOnboardingAcceptance ||
-		ev.Diag == nil || ev.Diag.State != "no_gpus" {
-		t.Fatalf("acceptance evidence = %+v (task %+v)", ev, task.Result)
+	if ev := acceptanceEvidence(t, s, r); ev.Passed {
+		t.Fatalf("acceptance evidence = %+v", ev)
 	}
 	if n := s.node(r.NodeID); n.Status != lifecycle.NodeQuarantined {
 		t.Fatalf("node %s", n.Status)
+	}
+}
+
+// acceptanceEvidence is the evidence of run r's acceptance task, in mode
+// onboarding_acceptance.
+func acceptanceEvidence(t *testing.T, s *site, r lifecycle.Run) wire.Evidence {
+	t.Helper()
+	task := s.runTasks(r.NodeID, r.ID)[lifecycle.TaskValidateClean]
+	var ev wire.Evidence
+	if task.Result == nil || json.Unmarshal(task.Result.Evidence, &ev) != nil || ev.Mode != wire.ModeOnboardingAcceptance {
+		t.Fatalf("acceptance evidence = %+v (task %+v)", ev, task.Result)
+	}
+	return ev
+}
+
+// A policy that turns the acceptance off ends the onboarding at the
+// enrollment, with no task sent; the stage and the certificate say the
+// check did not run and why.
+func TestOnboardingAcceptanceOffIsSaid(t *testing.T) {
+	s := acceptanceSite(t)
+	_, err := s.store.UpdateSitePolicy(context.Background(), "site-1", func(p *lifecycle.SitePolicy) error {
+		p.OnboardingAcceptance = lifecycle.Switch(false)
+		return nil
+	})
+	must(t, err)
+	id := s.onboard("c07u53", "10.176.16.140")
+	seen := s.agentOnceNode(id, true)
+	r := s.wait(id, 30*time.Second)
+	if r.Status != lifecycle.JobCompleted || r.CurrentStage != lifecycle.StageWaitForAgentEnrollment {
+		t.Fatalf("run %s at %s: %s\n%s", r.Status, r.CurrentStage, r.ErrorMessage, s.events(id))
+	}
+	if got := seen(); len(got) != 0 {
+		t.Errorf("tasks sent with the acceptance off: %+v", got)
+	}
+	off := "not run: off in the site policy (onboarding_acceptance false)"
+	if d := s.stageDetails(id, lifecycle.StageWaitForAgentEnrollment); d["onboarding_acceptance"] != off {
+		t.Errorf("stage details = %v", d)
+	}
+	c, ok := s.certOf(id)
+	if !ok {
+		t.Fatal("no certificate")
+	}
+	last := c.Predicate.Checks[len(c.Predicate.Checks)-1]
+	if last.Name != "stage:onboarding_acceptance" || last.Detail != off {
+		t.Errorf("the certificate's last check = %+v", last)
 	}
 }

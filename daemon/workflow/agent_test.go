@@ -19,8 +19,9 @@ import (
 
 // withRealAgents serves the real agent API (internal CA, signed tasks,
 // mutual TLS) and boots every deployed machine as a simulated host that
-// runs the real agent from the cloud-init the workflow rendered.
-func withRealAgents(t *testing.T, s *site) {
+// runs the real agent from the cloud-init the workflow rendered; each
+// prepare sees the host's root before it boots.
+func withRealAgents(t *testing.T, s *site, prepare ...func(root string)) {
 	t.Helper()
 	p, err := pki.Open(pki.Options{Dir: filepath.Join(t.TempDir(), "pki")})
 	must(t, err)
@@ -43,7 +44,11 @@ func withRealAgents(t *testing.T, s *site) {
 	b.RackURL = s.srv.URL + "/MAAS"
 	s.deps.Bootstrap, s.deps.Enrollment = b, pki.Enrollment{PKI: p, Store: s.store}
 	s.enroll = func(boot maassim.Boot) {
-		h, err := simhost.Boot(ctx, t.TempDir(), boot.UserData, simhost.Options{PollTimeout: time.Second,
+		root := t.TempDir()
+		for _, p := range prepare {
+			p(root)
+		}
+		h, err := simhost.Boot(ctx, root, boot.UserData, simhost.Options{PollTimeout: time.Second,
 			RetryInitial: 10 * time.Millisecond, RetryMax: 100 * time.Millisecond})
 		if err != nil {
 			t.Errorf("host %s did not boot: %v", boot.Hostname, err)

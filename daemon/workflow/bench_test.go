@@ -24,7 +24,8 @@ type benchStore struct {
 // default (15 s). 1,000 runs started at once used to delay the renewal
 // past its local deadline (it queued behind every start write), and each
 // lapse cut off and re-entered every executing stage; transitions/run
-// above 28 would show such re-entries again.
+// above 30 (28 before the onboarding acceptance stage, on by default,
+// added two) would show such re-entries again.
 const benchLeaseTTL = 15 * time.Second
 
 // benchStores are the backends BenchmarkOnboard1000 compares, bbolt first;

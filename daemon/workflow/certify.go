@@ -125,11 +125,16 @@ func (d Deps) completionEvidence(ctx context.Context, c *runner.Context, stages 
 }
 
 // stageEvidence is evidence the daemon writes itself: one passed check
-// per stage of the workflow, all of which the run went through.
+// per stage of the workflow, all of which the run went through, and, for
+// a MAAS onboarding whose policy turned the acceptance check off, a check
+// that says it did not run.
 func stageEvidence(c *runner.Context, stages []lifecycle.Stage, where string) ([]byte, string, error) {
 	ev := wire.Evidence{Task: "daemon.stages", Passed: true, CollectedAt: c.Now().UTC().Truncate(time.Second)}
 	for _, s := range stages {
 		ev.Checks = append(ev.Checks, wire.Check{Name: "stage:" + string(s), Passed: true, Reason: "completed"})
+	}
+	if c.Run.Kind == lifecycle.RunOnboarding && c.Run.OnboardingMode != lifecycle.OnboardManual && !c.Policy.AcceptanceOn() {
+		ev.Checks = append(ev.Checks, wire.Check{Name: "stage:" + acceptanceDetail, Passed: true, Reason: acceptanceOff})
 	}
 	raw, err := json.Marshal(ev)
 	if err != nil {

@@ -198,7 +198,7 @@ func TestOnboardingAcceptanceIsCertified(t *testing.T) {
 		t.Fatalf("certificate %v: %+v", ok, got)
 	}
 	last := got.Predicate.Checks[len(got.Predicate.Checks)-1]
-	if last.Name != "stage:wait_for_agent_enrollment" || last.Where != cert.AfterRedeploy {
+	if last.Name != "stage:onboarding_acceptance" || last.Where != cert.AfterRedeploy {
 		t.Errorf("last check %+v", last)
 	}
 }

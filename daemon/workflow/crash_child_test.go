@@ -57,7 +57,9 @@ func crashChild() error {
 	sec.put("kv/maas-sites/site-1/power/default", map[string]string{"user": "root", "pass": "bmc-pass-1"})
 	sec.put("kv/maas-sites/site-1/deploy-password", map[string]string{"password": "deploy-pass-1"})
 	var r *runner.Runner
-	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, Logger: quiet(),
+	// The agent API wakes the runs parked on a node when its agent
+	// reports a result (the onboarding acceptance), as the daemon wires it.
+	api := agentapi.New(agentapi.Config{Store: wakeOnResult{st, func(k string) { r.Wake(k) }}, Authority: p, Signer: p, Logger: quiet(),
 		OnEnrolled: func(_ context.Context, nd lifecycle.Node) error { r.Wake(lifecycle.NodeKey(nd.ID)); return nil }})
 	b := testBootstrap()
 	b.AgentAPIURL, b.CABundlePEM, b.SigningPublicKey = "https://"+agentAddr, string(p.CABundlePEM()), string(p.SigningPublicKeyPEM())

@@ -56,6 +56,10 @@ type site struct {
 	enroll  func(b maassim.Boot)
 	hostsUp map[string]*simhost.Host // booted hosts by hostname, with real agents
 	queue   agentapi.Queue
+	// accept answers the onboarding acceptance checks the site's task
+	// queue gets (acceptingTasks; default acceptClean, nil: the test
+	// answers them itself). Set it under mu.
+	accept  answer
 	outbox  *memOutbox
 	metrics *memMetrics
 }
@@ -94,7 +98,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 		TickInterval: 5 * time.Millisecond, Version: o.maasVersion})
 	must(t, err)
 	s := &site{t: t, sim: sim, secrets: newMemSecrets(), log: &requestLog{}, hosts: map[string]maassim.BMC{},
-		hostsUp: map[string]*simhost.Host{}, outbox: newMemOutbox(), metrics: &memMetrics{}}
+		hostsUp: map[string]*simhost.Host{}, outbox: newMemOutbox(), metrics: &memMetrics{}, accept: acceptClean}
 	s.srv = httptest.NewServer(s.log.wrap(sim))
 	if o.store == nil {
 		o.store = openBolt
@@ -106,7 +110,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 	sim.OnBoot(s.booted)
 	s.createSite()
 	s.deps = workflow.Deps{Store: st, Connector: maasConnector{}, Secrets: secrets.NewStore(s.secrets),
-		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st}, Tasks: storeTasks{st},
+		Power: simPower{s}, Bootstrap: testBootstrap(), Enrollment: tokenIssuer{st}, Tasks: acceptingTasks{s},
 		NewID: func() (string, error) { return lifecycle.NewID(nil) }, Recheck: 50 * time.Millisecond,
 		Outbox: s.outbox, Metrics: s.metrics, Repairs: s.metrics, Logger: quiet(), Certs: certIssuer(st)}
 	ro := runner.Options{Store: st, Holder: "test", Logger: quiet(),

@@ -12,8 +12,9 @@ import (
 // wakes NodeKey; an expired token is renewed once: awaitEnrollment),
 // then, the health checks behind it, moves the node enrolling -> active,
 // or, when the site policy asks for onboarding acceptance, leaves that
-// move to onboarding_acceptance (acceptNode). A node already active is a
-// late success, adopted.
+// move to onboarding_acceptance (acceptNode), which is on unless the
+// policy turns it off; off, the stage says so (acceptanceOff). A node
+// already active is a late success, adopted.
 func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
 	n, err := d.Store.GetNode(ctx, c.Run.NodeID)
 	if err != nil {
@@ -28,11 +29,20 @@ func (d Deps) waitForAgentEnrollment(ctx context.Context, c *runner.Context) (ru
 	case n.Status != lifecycle.NodeEnrolling:
 		return runner.Outcome{}, runner.Classed(lifecycle.FailStateAmbiguity, lifecycle.Errorf(lifecycle.CodeConflict,
 			"workflow", "agent enrolled but node %s is %s", n.ID, n.Status))
-	case c.Policy.OnboardingAcceptance:
+	case c.Policy.AcceptanceOn():
 		return runner.Done("agent enrolled; the onboarding acceptance check runs next"), nil
 	}
+	c.Detail(acceptanceDetail, acceptanceOff)
 	return d.activate(ctx, c, n)
 }
+
+// acceptanceDetail and acceptanceOff are what an onboarding that skipped
+// the acceptance check records, in its stage details and its
+// certificate's evidence (stageEvidence).
+const (
+	acceptanceDetail = "onboarding_acceptance"
+	acceptanceOff    = "not run: off in the site policy (onboarding_acceptance false)"
+)
 
 // activate judges the bill of materials the agent enrolled with
 // (enrolledInventory), then moves the enrolled node n enrolling -> active

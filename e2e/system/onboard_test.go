@@ -11,7 +11,9 @@ import (
 // TestOnboardBatch: a batch onboarded through `onboard --csv` and
 // followed with `onboarding watch --batch` ends with every run completed
 // (gpu-003 and gpu-006 are arm64 hosts, given the arm64 agent package),
-// every node active (its real agent enrolled over mutual TLS), one deploy
+// every node active (its real agent enrolled over mutual TLS and passed
+// the onboarding acceptance check, on by default: each run's last stage
+// is onboarding_acceptance), one deploy
 // per machine, metrics that parse, and a daemon that stops cleanly on
 // SIGTERM.
 func TestOnboardBatch(t *testing.T) {
@@ -24,8 +26,8 @@ func TestOnboardBatch(t *testing.T) {
 	}
 	runs, nodes := w.runs(batch), w.nodes()
 	for _, h := range hosts {
-		if r := runs[h]; r.Status != "completed" || nodes[h] != "active" {
-			t.Errorf("%s: run %s at %s (%s), node %q; want completed and active", h, r.Status, r.Stage, r.Error, nodes[h])
+		if r := runs[h]; r.Status != "completed" || r.Stage != "onboarding_acceptance" || nodes[h] != "active" {
+			t.Errorf("%s: run %s at %s (%s), node %q; want completed at onboarding_acceptance and active", h, r.Status, r.Stage, r.Error, nodes[h])
 		}
 		if !w.sim.enrolled(h) {
 			t.Errorf("%s: its agent process never enrolled", h)

@@ -2,6 +2,8 @@ package devmode
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +14,8 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/api/adminclient"
 	"github.com/gpuaas/maas-sidecar/daemon/cli"
+	"github.com/gpuaas/maas-sidecar/sim/fakehost"
+	"github.com/gpuaas/maas-sidecar/sim/simhost"
 )
 
 // DemoSize is how many machines the demo batch onboards.
@@ -77,7 +81,30 @@ func (s *Site) Demo(ctx context.Context, w io.Writer, adminAddr, stateDir string
 		return fmt.Errorf("the demo batch did not complete (exit %d)", code)
 	}
 	fmt.Fprintf(w, "demo batch complete: %d nodes active. The daemon keeps serving; Ctrl-C stops it.\n", len(nodes))
+	if err := s.tenancy(nodes); err != nil {
+		return err
+	}
 	s.suggestTurnover(ctx, w, c)
+	return nil
+}
+
+// tenancy leaves a tenant's residue (simhost.DefaultResidue) on each
+// demo host once it passed its onboarding acceptance and went active, for
+// a turnover to find and clear.
+func (s *Site) tenancy(nodes []map[string]string) error {
+	var r fakehost.Residue
+	if err := json.Unmarshal([]byte(simhost.DefaultResidue), &r); err != nil {
+		return fmt.Errorf("devmode: tenancy: %w", err)
+	}
+	for _, n := range nodes {
+		err := s.up.withRoot(n["hostname"], func(root string) error {
+			_, err := fakehost.Inject(root, r)
+			return err
+		})
+		if err != nil && !errors.Is(err, fakehost.ErrNotBooted) {
+			return fmt.Errorf("devmode: tenancy on %s: %w", n["hostname"], err)
+		}
+	}
 	return nil
 }
 

@@ -47,7 +47,9 @@ func (s *Site) Run(ctx context.Context) error {
 	return errors.Join(err, s.closeDB())
 }
 
-// boot starts one simulated host on a fresh OS disk; its data drives
+// boot starts one simulated host on a fresh OS disk, clean as a fresh
+// install is (the onboarding acceptance checks it; a tenancy's residue
+// comes later, Demo's tenancy); its data drives
 // (simhost.Reinstall) keep their bytes across a redeploy, as real ones do, so
 // only an erase clears them. hosts waits for its agent.
 func (s *Site) boot(ctx context.Context, b maassim.Boot, hosts *sync.WaitGroup) {
@@ -60,7 +62,7 @@ func (s *Site) boot(ctx context.Context, b maassim.Boot, hosts *sync.WaitGroup) 
 	}
 	h, err := simhost.Boot(ctx, root, b.UserData, simhost.Options{PollTimeout: 20 * time.Second,
 		RetryInitial: 200 * time.Millisecond, RetryMax: 5 * time.Second, Logger: s.log.With("component", "agent", "host", b.Hostname),
-		ToolsDir: toolsDir(), Residue: simhost.DefaultResidue})
+		ToolsDir: toolsDir()})
 	if err != nil {
 		log.Error("simulated host did not boot", "err", err)
 		return

@@ -59,6 +59,12 @@ type Residue struct {
 	// Ownership is set with lchown, so it takes a root-run simulator.
 	OwnedFiles bool   `json:"owned_files,omitempty"`
 	SharedDir  string `json:"shared_dir,omitempty"`
+	// XGMIError (AMD) counts an XGMI error on GPU 0 during the tenancy
+	// (error status, one uncorrectable and three correctable XGMI_WAFL
+	// errors); KFDHolder starts a process of the user that holds
+	// /dev/kfd open, which makes amdgpu refuse a reset.
+	XGMIError bool `json:"xgmi_error,omitempty"`
+	KFDHolder bool `json:"kfd_holder,omitempty"`
 	// SwapGPU replaces GPU SwapGPU-1 (1-based; 0: none) with another
 	// board: new UUID and serial, as a field swap leaves a host.
 	SwapGPU int `json:"swap_gpu,omitempty"`
@@ -94,6 +100,13 @@ func Inject(root string, r Residue) (Injected, error) {
 	}
 	if r.StuckProcess {
 		out.PIDs = append(out.PIDs, h.startProc(u.uid, "fio", "D"))
+	}
+	if r.KFDHolder {
+		pid := h.startProc(u.uid, "rocm-app", "S")
+		out.PIDs = append(out.PIDs, pid)
+		if err := h.openFile(pid, "/dev/kfd"); err != nil {
+			return out, fmt.Errorf("fakehost: residue: %w", err)
+		}
 	}
 	var err error
 	for _, f := range []func() error{
@@ -173,6 +186,16 @@ func (h Host) startProc(uid int, name, state string) int {
 	return pid
 }
 
+// openFile gives process pid an open file descriptor on target, as
+// /proc/<pid>/fd shows it: a link to the path.
+func (h Host) openFile(pid int, target string) error {
+	dir := h.path(fmt.Sprintf("/proc/%d/fd", pid))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.Symlink(target, filepath.Join(dir, "3"))
+}
+
 func (h Host) session(on bool, uid int) error {
 	if !on {
 		return nil
@@ -212,7 +235,7 @@ func (h Host) mount(point, fstype, source string) error {
 
 // gpu adds the compute process and the stuck GPU to the fake GPU state.
 func (h Host) gpu(r Residue, pids []int) error {
-	if r.GPUMemoryMiB <= 0 && !r.StuckGPU && !r.RefuseReset && !r.NarrowPCIe && !r.NVLinkDown {
+	if r.GPUMemoryMiB <= 0 && !r.StuckGPU && !r.RefuseReset && !r.NarrowPCIe && !r.NVLinkDown && !r.XGMIError {
 		return nil
 	}
 	s, err := fakesmi.Load(h.Root)
@@ -244,6 +267,9 @@ func (h Host) gpu(r Residue, pids []int) error {
 		}
 		if r.StuckGPU {
 			g.RefuseReset, g.LeakedMB = true, max(g.LeakedMB, 8192)
+		}
+		if r.XGMIError {
+			g.XGMIStatus, g.XGMIUncorrectable, g.XGMICorrectable = 1, g.XGMIUncorrectable+1, g.XGMICorrectable+3
 		}
 	default:
 		return fmt.Errorf("the host has no GPUs")

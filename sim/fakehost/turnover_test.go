@@ -79,17 +79,27 @@ func TestTurnoverOnASimulatedHost(t *testing.T) {
 		residue    fakehost.Residue
 		wantFailed []string // task types that fail
 		wantLeft   int      // GPU residue entries left
+		amd        bool     // two MI300X instead of two H100
 	}{
 		{"every residue cleared", fakehost.Residue{User: "tenant1", Process: true, Session: true, WekaMount: "/mnt/weka",
-			GPUMemoryMiB: 4096, ScratchFile: true}, nil, 0},
+			GPUMemoryMiB: 4096, ScratchFile: true}, nil, 0, false},
 		{"a GPU that refuses reset", fakehost.Residue{User: "tenant1", Process: true, GPUMemoryMiB: 4096, StuckGPU: true},
-			[]string{wire.TypeGPUScrub, wire.TypeValidateClean}, 1},
+			[]string{wire.TypeGPUScrub, wire.TypeValidateClean}, 1, false},
+		// An XGMI error in the tenancy fails the scrub, naming it; the
+		// process holding /dev/kfd is killed before the reset, which then
+		// runs, and the counts are reset for the next tenancy.
+		{"an AMD tenancy with an XGMI error", fakehost.Residue{User: "tenant1", Process: true, KFDHolder: true, XGMIError: true},
+			[]string{wire.TypeGPUScrub}, 0, true},
 	}
 	tools := toolsDir(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
-			err := fakehost.Provision(root, fakehost.Spec{ToolsDir: tools, GPUs: fakehost.GPUs{Vendor: fakehost.VendorNVIDIA, Count: 2}})
+			gpus := fakehost.GPUs{Vendor: fakehost.VendorNVIDIA, Count: 2}
+			if tt.amd {
+				gpus.Vendor = fakehost.VendorAMD
+			}
+			err := fakehost.Provision(root, fakehost.Spec{ToolsDir: tools, GPUs: gpus})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,6 +117,10 @@ func TestTurnoverOnASimulatedHost(t *testing.T) {
 				if err != nil {
 					failed = append(failed, s.typ)
 					t.Logf("%s: %v", s.typ, err)
+				}
+				if tt.amd && s.typ == wire.TypeGPUScrub && (len(res.Evidence.GPUs) != 2 ||
+					!strings.Contains(res.Evidence.GPUs[0].Reason, "XGMI error status AMDSMI_XGMI_STATUS_ERROR") || !res.Evidence.GPUs[1].Passed) {
+					t.Errorf("AMD scrub: GPU 0 must fail naming the XGMI error, GPU 1 pass: %+v", res.Evidence.GPUs)
 				}
 				if res.Evidence == nil || res.Evidence.Passed != (err == nil) {
 					t.Errorf("%s: evidence %+v does not match its error %v", s.typ, res.Evidence, err)

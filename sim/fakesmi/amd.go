@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 )
 
 type val struct {
@@ -28,6 +27,12 @@ func AMDSMI(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: amd-smi {version,list,static,metric,process,bad-pages,reset}")
 		return 1
 	}
+	for _, o := range a.Unsupported {
+		if slices.Contains(args, o) {
+			fmt.Fprintf(stderr, "amd-smi %s: error: unrecognized arguments: %s\n", args[0], o)
+			return 2
+		}
+	}
 	var out any
 	switch args[0] {
 	case "version":
@@ -36,11 +41,11 @@ func AMDSMI(root string, args []string, stdout, stderr io.Writer) int {
 	case "list":
 		out = a.each(func(g *AMDGPU) map[string]any { return map[string]any{"bdf": g.BDF, "uuid": g.UUID} })
 	case "static":
-		out = a.each(func(g *AMDGPU) map[string]any {
-			return map[string]any{"asic": map[string]any{"market_name": g.MarketName, "asic_serial": g.Serial}}
-		})
+		out = a.each(func(g *AMDGPU) map[string]any { return static(g, args[1:]) })
 	case "metric":
-		out = map[string]any{"cpu_data": []any{}, "core_data": []any{}, "gpu_data": a.each(a.metric)}
+		out = map[string]any{"cpu_data": []any{}, "core_data": []any{}, "gpu_data": a.each(func(g *AMDGPU) map[string]any { return a.metric(g, args[1:]) })}
+	case "set":
+		return a.set(root, s, args, stdout, stderr)
 	case "process":
 		out = a.each(a.procs)
 	case "bad-pages":
@@ -67,17 +72,22 @@ func (a *AMDState) each(f func(*AMDGPU) map[string]any) []map[string]any {
 	return out
 }
 
-func (a *AMDState) metric(g *AMDGPU) map[string]any {
+// metric answers the metrics flags asks for (all without flags).
+func (a *AMDState) metric(g *AMDGPU, flags []string) map[string]any {
 	used := g.BaseUsedMB + g.LeakedMB
 	for _, p := range a.Processes {
 		if p.GPU == fmt.Sprint(g.Index) {
 			used += p.UsedMiB
 		}
 	}
-	return map[string]any{
-		"mem_usage": map[string]any{"total_vram": val{g.VRAMTotalMB, "MB"}, "used_vram": val{used, "MB"}, "free_vram": val{g.VRAMTotalMB - used, "MB"}},
-		"ecc":       map[string]any{"total_correctable_count": 0, "total_uncorrectable_count": g.ECCUncorrectable, "total_deferred_count": 0},
+	all := map[string]any{
+		"--mem-usage":  map[string]any{"total_vram": val{g.VRAMTotalMB, "MB"}, "used_vram": val{used, "MB"}, "free_vram": val{g.VRAMTotalMB - used, "MB"}},
+		"--ecc":        map[string]any{"total_correctable_count": 0, "total_uncorrectable_count": g.ECCUncorrectable, "total_deferred_count": 0},
+		"--ecc-blocks": map[string]any{"UMC": block(0, g.ECCUncorrectable), "XGMI_WAFL": block(g.XGMICorrectable, g.XGMIUncorrectable)},
+		"--xgmi-err":   xgmiStatus[g.XGMIStatus],
 	}
+	keys := map[string]string{"--mem-usage": "mem_usage", "--ecc": "ecc", "--ecc-blocks": "ecc_blocks", "--xgmi-err": "xgmi_err"}
+	return pick(all, keys, flags)
 }
 
 func (a *AMDState) procs(g *AMDGPU) map[string]any {
@@ -108,21 +118,18 @@ func pending(n int) any {
 	return l
 }
 
-// reset handles "reset -G -g all --json" (one document per GPU) and
-// "reset -c -g N --json".
+// reset handles "reset -G -g all --json" (one document per GPU; a GPU
+// refuses while a compute process runs on it or any process holds
+// /dev/kfd) and the per-GPU resets of amdReset.
 func (a *AMDState) reset(root string, s *State, args []string, stdout, stderr io.Writer) int {
-	if slices.Contains(args, "-c") {
-		fmt.Fprintf(stdout, "[{\"gpu\": %s, \"reset_clocks\": \"Successfully reset clocks\"}]\n", args[len(args)-2])
-		return 0
-	}
 	if !slices.Contains(args, "-G") {
-		fmt.Fprintln(stderr, "fakesmi: unsupported reset", strings.Join(args, " "))
-		return 1
+		return a.resetOne(root, s, args, stdout, stderr)
 	}
+	held := KFDHeld(root)
 	for i := range a.GPUs {
 		g := &a.GPUs[i]
 		msg := "Successfully reset GPU"
-		if g.RefuseReset || slices.ContainsFunc(a.Processes, func(p GPUProcess) bool { return p.GPU == fmt.Sprint(g.Index) }) {
+		if g.RefuseReset || held || slices.ContainsFunc(a.Processes, func(p GPUProcess) bool { return p.GPU == fmt.Sprint(g.Index) }) {
 			msg = "[AMDSMI_STATUS_BUSY] Unable to reset GPU"
 		} else {
 			g.LeakedMB, g.PendingPages, g.Resets = 0, 0, g.Resets+1

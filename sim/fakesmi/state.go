@@ -120,6 +120,9 @@ type AMDState struct {
 	Version   string       `json:"version"`
 	GPUs      []AMDGPU     `json:"gpus"`
 	Processes []GPUProcess `json:"processes,omitempty"`
+	// Unsupported are options this amd-smi release does not know (e.g.
+	// "--xgmi-err"): a command naming one exits 2 as argparse does.
+	Unsupported []string `json:"unsupported_options,omitempty"`
 }
 
 // AMDGPU is one simulated AMD GPU.
@@ -136,6 +139,16 @@ type AMDGPU struct {
 	PendingPages     int    `json:"pending_pages"`
 	RefuseReset      bool   `json:"refuse_reset,omitempty"`
 	Resets           int    `json:"resets,omitempty"`
+	// Isolation is process isolation ("": Disabled, the driver's
+	// default); LocalDataCleans counts reset --clean-local-data.
+	Isolation       string `json:"process_isolation,omitempty"`
+	LocalDataCleans int    `json:"local_data_cleans,omitempty"`
+	// XGMIStatus is the XGMI error status (0 none, 1 an error, 2 several)
+	// and XGMICorrectable/XGMIUncorrectable the XGMI_WAFL block's counts:
+	// a GPU reset keeps them, reset --xgmierr clears them.
+	XGMIStatus        int   `json:"xgmi_status,omitempty"`
+	XGMICorrectable   int64 `json:"xgmi_correctable,omitempty"`
+	XGMIUncorrectable int64 `json:"xgmi_uncorrectable,omitempty"`
 }
 
 // Load reads the state under root.

@@ -92,6 +92,7 @@ func (a AMD) Inventory(ctx context.Context) ([]Device, error) {
 		}
 		devs = append(devs, d)
 	}
+	a.amdExtras(ctx, devs)
 	return devs, nil
 }
 
@@ -144,14 +145,23 @@ func (a AMD) hiveOf(bdf string) string {
 	return ""
 }
 
-// Settle implements Vendor: clocks and overdrive reset ("reset -c"). AMD
-// has no compute mode and no volatile ECC counters to clear.
+// Settle implements Vendor: clocks and overdrive reset ("reset -c"),
+// the GPU's local data cleaned with process isolation enabled and the
+// isolation set back after (amdSettleIsolation), and the XGMI error
+// counts the history read reset for the next tenancy. AMD has no compute
+// mode and no volatile ECC counters to clear.
 func (a AMD) Settle(ctx context.Context, d Device) []wire.Check {
+	g := fmt.Sprint(d.ID.Index)
 	c := wire.Check{Name: "reset_clocks", Passed: true}
-	if _, err := a.Exec.Exec(ctx, amdsmi, "reset", "-c", "-g", fmt.Sprint(d.ID.Index), "--json"); err != nil {
+	if _, err := a.Exec.Exec(ctx, amdsmi, "reset", "-c", "-g", g, "--json"); err != nil {
 		c.Passed, c.Reason = false, err.Error()
 	}
-	return []wire.Check{c,
+	checks := []wire.Check{c,
 		{Name: "compute_mode_default", Passed: true, Reason: "not applicable to AMD"},
 		{Name: "clear_volatile_ecc", Passed: true, Reason: "not applicable to AMD (no volatile counters)"}}
+	checks = append(checks, a.settleIsolation(ctx, d)...)
+	return append(checks, a.resetXGMI(ctx, g))
 }
+
+// Notes implements Noter: the AMD values this amd-smi does not report.
+func (a AMD) Notes(ctx context.Context) []wire.Check { return a.amdExtras(ctx, nil) }

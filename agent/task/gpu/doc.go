@@ -34,4 +34,18 @@
 // defaults (clocks, compute mode, accounted processes, the power limit,
 // a pending ECC mode change), each a step with its values; a power limit
 // off its default or an ECC mode change still pending fails the GPU.
+//
+// AMD goes as deep as amd-smi allows. The XGMI error status and the
+// XGMI_WAFL block's counts (metric --xgmi-err --ecc-blocks) and process
+// isolation (static --process-isolation) are read with the inventory,
+// each query on its own so that a release without one leaves its values
+// unknown with an amd_fields line; an XGMI error status or uncorrectable
+// XGMI count in the tenancy's history fails the GPU. Before the reset the
+// units that keep /dev/kfd open (the ROCm device metrics exporter and its
+// GPU agent) are stopped, and every other process holding /dev/kfd is
+// killed (kill_processes) or named with the reset skipped: amdgpu refuses
+// a reset while one holds it, and a reset ends them all. After it each
+// GPU's local data is cleaned with process isolation enabled and the
+// isolation set back to what the GPU had, and its XGMI error counts are
+// reset for the next tenancy.
 package gpu

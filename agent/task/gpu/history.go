@@ -10,7 +10,7 @@ import (
 
 // HistoryRule is the rule the tenancy_history check states.
 const HistoryRule = "read before anything is reset or cleared: an uncorrectable ECC error counted this boot (volatile) or ever (aggregate), " +
-	"or a row remap failure, fails the GPU; a pending page retirement or row remap, and retired pages or remapped rows, " +
+	"or a row remap failure, or an XGMI error (AMD: an error status or an uncorrectable XGMI_WAFL count), fails the GPU; a pending page retirement or row remap, and retired pages or remapped rows, " +
 	"are history events (the reset applies a pending remap) that the after-reading must show resolved"
 
 // JudgeHistory reads a GPU's state as the tenancy left it, before the
@@ -45,6 +45,8 @@ func JudgeHistory(s wire.GPUState) (fail, events []string) {
 	}
 	events = append(events, link(s)...)
 	events = append(events, nvlinkEvents(s.NVLinks)...)
+	xf, xe := xgmiHistory(s)
+	fail, events = append(fail, xf...), append(events, xe...)
 	return fail, append(fail, events...)
 }
 

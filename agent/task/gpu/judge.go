@@ -10,7 +10,8 @@ import (
 // compute process, memory used known and at most maxMiB, uncorrectable
 // volatile ECC count known and zero, no pending page retirement or row
 // remap (and at least one of the two known: [N/A] under MIG is not
-// clean), no MIG change pending, no recovery action, fabric Completed.
+// clean), no MIG change pending, no recovery action, fabric Completed,
+// no XGMI error (AMD).
 func Judge(s wire.GPUState, maxMiB int64) []string {
 	var why []string
 	if n := len(s.ComputeProcesses); n > 0 {
@@ -33,6 +34,8 @@ func Judge(s wire.GPUState, maxMiB int64) []string {
 		why = append(why, fmt.Sprintf("MIG mode change pending (%s -> %s)", s.MIGCurrent, s.MIGPending))
 	}
 	why = append(why, settings(s)...)
+	xgmi, _ := xgmiHistory(s)
+	why = append(why, xgmi...)
 	if s.RecoveryAction != "" && s.RecoveryAction != "None" {
 		why = append(why, "recovery action "+s.RecoveryAction)
 	}

@@ -85,7 +85,8 @@ func (r *Report) open(ctx context.Context, v Vendor, onBus int) ([]Device, bool)
 }
 
 // scrubVendor scrubs one vendor's GPUs: history judged, processes
-// killed, MIG torn down, the driver's other clients stopped, every GPU
+// killed, MIG torn down, the driver's other clients stopped (units, then
+// any process holding its device file: Holder), every GPU
 // reset in one command, settings restored, clients started again, state
 // read back. It returns the GPUs' evidence and the host-level checks.
 func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, xids []XidEvent, o Options) ([]wire.GPUEvidence, []wire.Check) {
@@ -103,26 +104,26 @@ func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, x
 		}
 	}
 	resetErrs := map[string]error{}
-	var stopped []string
-	cs, hasClients := v.(ClientStopper)
-	if hasClients && !busy {
-		var c wire.Check
-		stopped, c = stopClients(ctx, env.Exec, cs.Clients())
-		checks = append(checks, c)
-	}
+	var q quiesced
 	if !busy {
+		q = quiesce(ctx, env, v, o)
+		checks = append(checks, q.checks...)
+	}
+	if !busy && !q.held {
 		resetErrs = v.Reset(ctx, before)
 	}
 	var reload wire.Check
-	if dr, ok := v.(DriverReloader); ok && !busy && refused(resetErrs) {
+	if dr, ok := v.(DriverReloader); ok && !busy && !q.held && refused(resetErrs) {
 		reload = reloadDriver(ctx, env, dr.Modules())
 		checks = append(checks, reload)
 	}
 	for _, d := range before {
-		c := wire.Check{Name: "reset", Passed: !busy && resetErrs[d.ID.UUID] == nil}
+		c := wire.Check{Name: "reset", Passed: !busy && !q.held && resetErrs[d.ID.UUID] == nil}
 		switch {
 		case busy:
 			c.Reason = "skipped: compute processes remain on this vendor's GPUs"
+		case q.held:
+			c.Reason = "skipped: processes still hold the driver's device file (device_holders_stopped)"
 		case resetErrs[d.ID.UUID] != nil && reload.Passed:
 			c.Passed, c.Reason = true, resetErrs[d.ID.UUID].Error()+"; the driver was unloaded and loaded again instead"
 		case resetErrs[d.ID.UUID] != nil:
@@ -131,11 +132,38 @@ func scrubVendor(ctx context.Context, env task.Env, v Vendor, before []Device, x
 		steps[d.ID.UUID] = append(steps[d.ID.UUID], c)
 		steps[d.ID.UUID] = append(steps[d.ID.UUID], v.Settle(ctx, d)...)
 	}
-	if hasClients && !busy {
-		checks = append(checks, startClients(ctx, env.Exec, stopped))
+	if q.units {
+		checks = append(checks, startClients(ctx, env.Exec, q.stopped))
 	}
 	after, err := v.Inventory(ctx)
 	return verdicts(before, after, err, steps, limit(v, o)), checks
+}
+
+// quiesced is what quiesce did: the client units it stopped (units: it
+// tried, so they are started again after), its checks, and whether a
+// process still holds the driver's device file.
+type quiesced struct {
+	units   bool
+	stopped []string
+	checks  []wire.Check
+	held    bool
+}
+
+// quiesce stops the driver's other clients before the reset: the units
+// (ClientStopper), then any process still holding its device files
+// (Holder).
+func quiesce(ctx context.Context, env task.Env, v Vendor, o Options) quiesced {
+	var q quiesced
+	if cs, ok := v.(ClientStopper); ok {
+		var c wire.Check
+		q.stopped, c = stopClients(ctx, env.Exec, cs.Clients())
+		q.units, q.checks = true, append(q.checks, c)
+	}
+	if h, ok := v.(Holder); ok {
+		c := stopHolders(ctx, env, h.DeviceFiles(), o.KillProcesses)
+		q.checks, q.held = append(q.checks, c), !c.Passed
+	}
+	return q
 }
 
 // refused reports whether any GPU's reset failed.

@@ -64,6 +64,9 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 	}
 	if c.bootAgent != "" {
 		a := newAgents(c.bootAgent, c.bootDir, c.agentRetry, log)
+		// A host without the fake tools still has a fresh install's
+		// accounts and mounts, which the onboarding acceptance reads.
+		a.provision = func(root string) error { return fakehost.Provision(root, fakehost.Spec{}) }
 		if c.fakeTools != "" {
 			gpus, _ := fakehost.ParseGPUs(c.gpus) // validated above
 			a.provision = func(root string) error {
