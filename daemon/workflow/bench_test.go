@@ -42,7 +42,7 @@ func BenchmarkOnboard1000(b *testing.B) {
 	var boltUS float64
 	for _, bs := range benchStores {
 		b.Run(bs.name, func(b *testing.B) {
-			us := onboardBatch(b, bs.open, 1000)
+			us := onboardBatch(b, bs.open, *onboardN)
 			switch {
 			case bs.name == "bolt":
 				boltUS = us
@@ -59,7 +59,8 @@ func BenchmarkOnboard1000(b *testing.B) {
 func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) float64 {
 	var us float64
 	for i := 0; i < b.N; i++ {
-		s := newSiteWith(b, siteOptions{speed: 20000, pollInterval: 250 * time.Millisecond, leaseTTL: benchLeaseTTL, store: open})
+		lw := newLeaseWatch(benchLeaseTTL)
+		s := newSiteWith(b, siteOptions{speed: 20000, pollInterval: 250 * time.Millisecond, leaseTTL: benchLeaseTTL, store: open, onLease: lw.event})
 		_, err := s.store.UpdateSitePolicy(context.Background(), "site-1", func(p *lifecycle.SitePolicy) error {
 			p.BatchMaxParallel = n
 			return nil
@@ -73,6 +74,7 @@ func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) fl
 				Hostname: fmt.Sprintf("b%05d", j), IPMIIP: ip, Status: lifecycle.JobPending})
 		}
 		b.ResetTimer()
+		calls := callsNow(s.store)
 		start := time.Now()
 		res, err := s.store.Submit(context.Background(), lifecycle.Submission{Runs: runs})
 		must(b, err)
@@ -86,11 +88,14 @@ func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) fl
 		}
 		elapsed := time.Since(start)
 		b.StopTimer()
-		transitions := 0
+		late := lw.lateRenewals()
+		callsEnd := callsNow(s.store)
+		transitions, reentered := 0, 0
 		for _, id := range res.RunIDs {
 			evs, err := s.store.ListRunEvents(context.Background(), id, 0, 0)
 			must(b, err)
 			transitions += len(evs)
+			reentered += reentries(evs)
 		}
 		s.log.mu.Lock()
 		requests := len(s.log.calls)
@@ -101,6 +106,9 @@ func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) fl
 		b.ReportMetric(float64(transitions)/float64(n), "transitions/run")
 		b.ReportMetric(float64(requests)/float64(n), "maas_requests/run")
 		b.ReportMetric(rssMiB(), "rss_MiB")
+		b.ReportMetric(float64(late), "late_renewals")
+		b.ReportMetric(float64(reentered), "reentries")
+		reportCalls(b, calls, callsEnd, transitions, n)
 	}
 	return us
 }
