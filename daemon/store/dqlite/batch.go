@@ -95,6 +95,7 @@ func (s *Store) commit(calls []*call) {
 	for len(calls) > 0 {
 		failed := -1
 		err := s.update(context.Background(), calls[0].op, func(tx *sql.Tx) error {
+			defer s.memoize(tx)()
 			for i, c := range calls {
 				if err := c.fn(tx); err != nil {
 					if transient(err) {

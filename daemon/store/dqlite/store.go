@@ -29,6 +29,7 @@ type Store struct {
 	log      *slog.Logger
 	wlock    writeLock  // one local write transaction at a time (writelock.go)
 	queue    chan *call // write functions for the committer (batch.go)
+	memos    sync.Map   // *sql.Tx to leaseMemo, the shared transactions' (leasememo.go)
 	closed   atomic.Bool
 	lost     atomic.Bool    // quorum.go
 	bg       sync.WaitGroup // the quorum watch (quorum.go)
