@@ -34,10 +34,13 @@ var benchStores = []benchStore{{name: "bolt", open: openBolt}}
 // BenchmarkOnboard1000 onboards 1,000 machines at once against a fast
 // simulator (the site cap at 1,000), once per store backend in the same
 // run, and reports for each the runner's cost per stage transition, the
-// process's resident memory at the end, and the MAAS requests each run
-// made; every backend after bbolt also reports its cost per transition as
-// a multiple of bbolt's (x_bolt). Run with -benchtime=1x: one iteration is
-// the whole batch.
+// process's resident memory at the end, the MAAS requests each run made,
+// the site lease's late renewals and the stage attempts re-entered, and,
+// for a store with a remote leader (dqlite), its requests and commits to
+// that leader (bench_counts_test.go); every backend after bbolt also
+// reports its cost per transition as a multiple of bbolt's (x_bolt). Run
+// with -benchtime=1x: one iteration is the whole batch; -onboard.n runs
+// fewer.
 func BenchmarkOnboard1000(b *testing.B) {
 	var boltUS float64
 	for _, bs := range benchStores {
