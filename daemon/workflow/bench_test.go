@@ -35,15 +35,18 @@ var benchStores = []benchStore{{name: "bolt", open: openBolt}}
 // BenchmarkOnboard1000 onboards 1,000 machines at once against a fast
 // simulator (the site cap at 1,000), once per store backend in the same
 // run, and reports for each the runner's cost per stage transition, the
-// process's resident memory at the end, and the MAAS requests each run
-// made; every backend after bbolt also reports its cost per transition as
-// a multiple of bbolt's (x_bolt). Run with -benchtime=1x: one iteration is
-// the whole batch.
+// process's resident memory at the end, the MAAS requests each run made,
+// the site lease's late renewals and the stage attempts re-entered, and,
+// for a store with a remote leader (dqlite), its requests and commits to
+// that leader (bench_counts_test.go); every backend after bbolt also
+// reports its cost per transition as a multiple of bbolt's (x_bolt). Run
+// with -benchtime=1x: one iteration is the whole batch; -onboard.n runs
+// fewer.
 func BenchmarkOnboard1000(b *testing.B) {
 	var boltUS float64
 	for _, bs := range benchStores {
 		b.Run(bs.name, func(b *testing.B) {
-			us := onboardBatch(b, bs.open, 1000)
+			us := onboardBatch(b, bs.open, *onboardN)
 			switch {
 			case bs.name == "bolt":
 				boltUS = us
@@ -60,7 +63,8 @@ func BenchmarkOnboard1000(b *testing.B) {
 func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) float64 {
 	var us float64
 	for i := 0; i < b.N; i++ {
-		s := newSiteWith(b, siteOptions{speed: 20000, pollInterval: 250 * time.Millisecond, leaseTTL: benchLeaseTTL, store: open})
+		lw := newLeaseWatch(benchLeaseTTL)
+		s := newSiteWith(b, siteOptions{speed: 20000, pollInterval: 250 * time.Millisecond, leaseTTL: benchLeaseTTL, store: open, onLease: lw.event})
 		_, err := s.store.UpdateSitePolicy(context.Background(), "site-1", func(p *lifecycle.SitePolicy) error {
 			p.BatchMaxParallel = n
 			return nil
@@ -74,6 +78,7 @@ func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) fl
 				Hostname: fmt.Sprintf("b%05d", j), IPMIIP: ip, Status: lifecycle.JobPending})
 		}
 		b.ResetTimer()
+		calls := callsNow(s.store)
 		start := time.Now()
 		res, err := s.store.Submit(context.Background(), lifecycle.Submission{Runs: runs})
 		must(b, err)
@@ -87,11 +92,14 @@ func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) fl
 		}
 		elapsed := time.Since(start)
 		b.StopTimer()
-		transitions := 0
+		late := lw.lateRenewals()
+		callsEnd := callsNow(s.store)
+		transitions, reentered := 0, 0
 		for _, id := range res.RunIDs {
 			evs, err := s.store.ListRunEvents(context.Background(), id, 0, 0)
 			must(b, err)
 			transitions += len(evs)
+			reentered += reentries(evs)
 		}
 		s.log.mu.Lock()
 		requests := len(s.log.calls)
@@ -102,6 +110,9 @@ func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) fl
 		b.ReportMetric(float64(transitions)/float64(n), "transitions/run")
 		b.ReportMetric(float64(requests)/float64(n), "maas_requests/run")
 		b.ReportMetric(rssMiB(), "rss_MiB")
+		b.ReportMetric(float64(late), "late_renewals")
+		b.ReportMetric(float64(reentered), "reentries")
+		reportCalls(b, calls, callsEnd, transitions, n)
 	}
 	return us
 }

@@ -82,6 +82,9 @@ type siteOptions struct {
 	// feed wakes parked runs from the daemon's change feed (its events
 	// cursor every pollInterval) instead of the Poller.
 	feed bool
+	// onLease, when set, is told of every site lease change (the
+	// runner's OnLease).
+	onLease func(runner.LeaseEvent)
 }
 
 func newSite(t testing.TB) *site { return newSiteWith(t, siteOptions{}) }
@@ -118,7 +121,7 @@ func newSiteWith(t testing.TB, o siteOptions) *site {
 		Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, LeaseTTL: o.leaseTTL,
 		// An outage is waited out for a second here (30 min in production),
 		// so a MAAS that stays down reaches its attempt bound within the test.
-		UpstreamPatience: time.Second}
+		UpstreamPatience: time.Second, OnLease: o.onLease}
 	if o.clock != nil {
 		ro.Clock = o.clock
 	}

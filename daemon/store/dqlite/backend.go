@@ -9,12 +9,18 @@ import (
 )
 
 // txn is a SQL transaction as the records op's operations use (op.Tx):
-// each aggregate's methods are beside its tables' statements.
-type txn struct{ *sql.Tx }
+// each aggregate's methods are beside its tables' statements. In a shared
+// transaction memo keeps the leases its functions read (leasememo.go).
+type txn struct {
+	*sql.Tx
+	memo leaseMemo
+}
 
-// newOps returns the operations over s's transactions; each write is its
-// own Raft commit, so a shared one is an ordinary write.
+// newOps returns the operations over s's transactions; a shared write
+// (op.Backend's Batch) shares its transaction and Raft commit with the
+// others waiting (batch.go), and a read sends its statements without a
+// transaction around them (pointread.go).
 func newOps(s *Store) op.Store {
-	return op.New(op.Funcs[*sql.Tx]{Write: s.update, Shared: s.update, Read: s.view, Clock: s.now,
-		Records: func(tx *sql.Tx) op.Tx { return txn{tx} }})
+	return op.New(op.Funcs[*sql.Tx]{Write: s.update, Shared: s.batch, Read: s.pointView, Clock: s.now,
+		Records: s.records})
 }

@@ -19,8 +19,9 @@ import (
 // transaction runs under the context the transaction began with (the
 // store's bounded operation context): when it passes, the call's socket
 // deadline passes too, the call fails with a broken connection and
-// database/sql drops that connection.
-func boundedDB(db *sql.DB, database string) (*sql.DB, error) {
+// database/sql drops that connection. Every request a connection sends
+// to the leader is counted in calls.
+func boundedDB(db *sql.DB, database string, calls *LeaderCalls) (*sql.DB, error) {
 	d, ok := db.Driver().(*dqdriver.Driver)
 	if !ok {
 		return nil, fmt.Errorf("driver %T is not go-dqlite's", db.Driver())
@@ -29,17 +30,20 @@ func boundedDB(db *sql.DB, database string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(connector{c}), nil
+	return sql.OpenDB(connector{c, calls}), nil
 }
 
-type connector struct{ driver.Connector }
+type connector struct {
+	driver.Connector
+	calls *LeaderCalls
+}
 
 func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	dc, err := c.Connector.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &conn{Conn: dc.(*dqdriver.Conn)}, nil
+	return &conn{Conn: dc.(*dqdriver.Conn), calls: c.calls}, nil
 }
 
 // conn is a go-dqlite connection whose calls without a deadline take the
@@ -47,7 +51,8 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 // from one goroutine at a time, so tx needs no lock.
 type conn struct {
 	*dqdriver.Conn
-	tx context.Context // the open transaction's context, nil outside one
+	tx    context.Context // the open transaction's context, nil outside one
+	calls *LeaderCalls
 }
 
 func (c *conn) bound(ctx context.Context) context.Context {
@@ -57,36 +62,56 @@ func (c *conn) bound(ctx context.Context) context.Context {
 	return c.tx
 }
 
+// BeginTx begins a transaction on the leader. A read-only one (pointView)
+// sends no BEGIN and no COMMIT: each of its statements is a transaction
+// of its own on the leader.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if opts.ReadOnly {
+		c.tx = ctx
+		return boundedTx{c: c, none: true}, nil
+	}
+	c.calls.Statements.Add(1)
 	if _, err := c.Conn.BeginTx(ctx, opts); err != nil {
 		return nil, err
 	}
 	c.tx = ctx
-	return boundedTx{c}, nil
+	return boundedTx{c: c}, nil
 }
 
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	c.calls.Statements.Add(1)
 	return c.Conn.ExecContext(c.bound(ctx), query, args)
 }
 
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	c.calls.Statements.Add(1)
 	return c.Conn.QueryContext(c.bound(ctx), query, args)
 }
 
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	c.calls.Statements.Add(1)
 	return c.Conn.PrepareContext(c.bound(ctx), query)
 }
 
 // boundedTx ends the transaction with the same statements go-dqlite's Tx
-// sends, under the transaction's context.
-type boundedTx struct{ c *conn }
+// sends, under the transaction's context; none sends nothing (a read
+// without a transaction).
+type boundedTx struct {
+	c    *conn
+	none bool
+}
 
-func (t boundedTx) Commit() error   { return t.end("COMMIT") }
+func (t boundedTx) Commit() error { return t.end("COMMIT") }
+
 func (t boundedTx) Rollback() error { return t.end("ROLLBACK") }
 
 func (t boundedTx) end(stmt string) error {
 	ctx := t.c.tx
 	t.c.tx = nil
+	if t.none {
+		return nil
+	}
+	t.c.calls.Statements.Add(1)
 	_, err := t.c.Conn.ExecContext(ctx, stmt, nil)
 	return err
 }

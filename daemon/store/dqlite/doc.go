@@ -23,9 +23,26 @@
 // # Consistency and availability
 //
 // Every query runs on the Raft leader (go-dqlite connects to it from any
-// member), so reads are as fresh as writes. Every write is one SQL
-// transaction, and a fenced write reads the site's lease epoch inside
-// that transaction, as the bbolt store does. A transaction that meets a
+// member), so reads are as fresh as writes; each statement is a network
+// round trip to the leader. Every write is one SQL transaction, and a
+// fenced write reads the site's lease epoch inside that transaction, as
+// the bbolt store does. The operations' reads of one record by key (and
+// of a run's journal) send their statements without BEGIN and COMMIT,
+// each a transaction of its own (pointread.go); the store's lists,
+// counts and exports keep one transaction.
+//
+// # Shared commits and the write lock
+//
+// One local write transaction runs at a time (writelock.go). The writes
+// many callers make at once (the runs' journal appends, op.Backend's
+// Batch) go to one committer that runs all those waiting in one
+// transaction and one Raft commit, as bbolt's Batch shares an fsync
+// (batch.go); a function that fails is taken out and run alone, so its
+// error and its lack of effect are its own. Lease claims and renewals
+// take the write lock ahead of every queued write: they wait for the
+// transaction in progress only, never for the queue, so a site's batch
+// of writes cannot push its renewal past the lease's deadline.
+// Store.Calls counts the requests and commits sent to the leader. A transaction that meets a
 // transient error (a leadership change, a broken connection, no leader
 // yet, a busy database) is retried whole with a bounded backoff; when
 // Options.Timeout passes without a leader that answers (a lost quorum)

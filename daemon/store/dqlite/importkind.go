@@ -75,7 +75,7 @@ func importMore(tx *sql.Tx, r lifecycle.Record) error {
 				v, v.ID, v.SiteID, string(v.SelectorType), v.SelectorValue)
 		})
 	case lifecycle.KindRoCEAssignment:
-		return importAs(r, func(v lifecycle.RoCEAssignment) error { return txn{tx}.SaveRoCE(v) })
+		return importAs(r, func(v lifecycle.RoCEAssignment) error { return txn{Tx: tx}.SaveRoCE(v) })
 	case lifecycle.KindWebhook:
 		return importAs(r, func(v lifecycle.WebhookEvent) error {
 			return insert(tx, `INSERT INTO webhook_inbox (seq, site_id, event_id, received_at, processed, data) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -97,7 +97,7 @@ func importMore(tx *sql.Tx, r lifecycle.Record) error {
 	case lifecycle.KindCertificate:
 		return certledger.Import(certRecords{tx}, r)
 	case lifecycle.KindPartEvent:
-		return importAs(r, func(v lifecycle.PartEvent) error { return txn{tx}.SavePartEvent(v) })
+		return importAs(r, func(v lifecycle.PartEvent) error { return txn{Tx: tx}.SavePartEvent(v) })
 	case lifecycle.KindSequence:
 		return importAs(r, func(v lifecycle.Sequence) error { return importSequence(tx, v) })
 	}

@@ -77,7 +77,7 @@ func StartNode(ctx context.Context, dir string, opts Options) (*Node, error) {
 		return nil, lifecycle.Invalid(op, "address", "a dqlite node needs an address")
 	}
 	log := opts.logger()
-	appOpts := []app.Option{app.WithAddress(opts.Address), app.WithCluster(opts.Join), app.WithLogFunc(logFunc(log))}
+	appOpts := []app.Option{app.WithAddress(opts.Address), app.WithCluster(opts.Join), app.WithLogFunc(logFunc(log)), snapshotOption()}
 	var dialTLS *tls.Config
 	if t := opts.TLS; t != nil {
 		if t.Listen == nil || t.Dial == nil {

@@ -25,7 +25,7 @@ func (t txn) RunExists(id string) (bool, error) {
 func (t txn) SaveRun(r lifecycle.Run, create bool) error { return saveRun(t.Tx, r, create) }
 
 func loadRun(tx *sql.Tx, name, id string) (lifecycle.Run, error) {
-	return op.LoadRun(txn{tx}, name, id)
+	return op.LoadRun(txn{Tx: tx}, name, id)
 }
 
 // saveRun writes r with the columns its lists select and order by.

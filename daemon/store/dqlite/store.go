@@ -27,13 +27,16 @@ type Store struct {
 	now      func() time.Time
 	timeout  time.Duration
 	log      *slog.Logger
-	wlock    chan struct{} // one local write transaction at a time (writelock.go)
+	wlock    writeLock  // one local write transaction at a time (writelock.go)
+	queue    chan *call // write functions for the committer (batch.go)
+	memos    sync.Map   // *sql.Tx to leaseMemo, the shared transactions' (leasememo.go)
 	closed   atomic.Bool
 	lost     atomic.Bool    // quorum.go
 	bg       sync.WaitGroup // the quorum watch (quorum.go)
 	stop     chan struct{}  // closed by Close: background work ends
 	rep      *replica       // nil without Options.Replica
 	stopRep  func()         // stops the replica's rebuilds and waits for them
+	calls    *LeaderCalls   // calls.go
 }
 
 var _ lifecycle.Store = (*Store)(nil)
@@ -73,19 +76,21 @@ func (n *Node) Open(ctx context.Context, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, lifecycle.Errorf(lifecycle.CodeUnavailable, op, "open dqlite database %s: %v", opts.Database, err)
 	}
-	db, err := boundedDB(adb, opts.Database)
+	calls := &LeaderCalls{}
+	db, err := boundedDB(adb, opts.Database, calls)
 	adb.Close()
 	if err != nil {
 		return nil, lifecycle.Errorf(lifecycle.CodeInternal, op, "open dqlite database %s: %v", opts.Database, err)
 	}
 	now := opts.Now
 	s := &Store{node: n, db: db, now: func() time.Time { return now().UTC() }, timeout: opts.Timeout, log: opts.logger(),
-		stopRep: func() {}, stop: make(chan struct{}), wlock: make(chan struct{}, 1)}
+		stopRep: func() {}, stop: make(chan struct{}), queue: make(chan *call), calls: calls}
 	s.Store = newOps(s)
 	if _, err := s.upgrade(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
+	s.startCommitter()
 	if opts.Replica != "" {
 		s.startReplica(opts.Replica, opts.ReplicaEvery)
 	}

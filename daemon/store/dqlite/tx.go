@@ -45,7 +45,11 @@ func (s *Store) updateWithin(ctx context.Context, op string, timeout time.Durati
 		return err
 	}
 	defer s.unlockWrites()
-	return s.retry(ctx, b, op, fn)
+	err := s.retry(ctx, b, op, fn)
+	if err == nil {
+		s.calls.Commits.Add(1)
+	}
+	return err
 }
 
 // begin is op.Ready on this store.
@@ -105,8 +109,14 @@ func (s *Store) timedOut(parent context.Context, b bound, op string, err error) 
 	return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "%s: %v", noQuorum(b.timeout), err)
 }
 
+// tx runs fn in a transaction; under a context from pointView, in none
+// (conn.BeginTx).
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	var opts *sql.TxOptions
+	if ctx.Value(pointKey{}) != nil {
+		opts = &sql.TxOptions{ReadOnly: true}
+	}
+	tx, err := s.db.BeginTx(ctx, opts)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ package dqlite
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
@@ -35,22 +36,93 @@ func (s *Store) boundOf(timeout time.Duration) bound {
 	return b
 }
 
+// writeLock lets one local write transaction run at a time. Waiters take
+// it in arrival order, urgent ones (lease writes, urgent) before every
+// other: a renewal waits for the transaction in progress, never for the
+// writes queued behind it.
+type writeLock struct {
+	mu      sync.Mutex
+	held    bool
+	waiting [2][]chan struct{} // [0] urgent, [1] the others; closed when granted
+}
+
+// acquire returns nil with the lock taken, or a channel closed when it is
+// handed to the caller.
+func (w *writeLock) acquire(urgent bool) chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.held {
+		w.held = true
+		return nil
+	}
+	ch, l := make(chan struct{}), lane(urgent)
+	w.waiting[l] = append(w.waiting[l], ch)
+	return ch
+}
+
+// abandon withdraws a wait that ended; false when the lock was handed over
+// meanwhile (the caller holds it and must release it).
+func (w *writeLock) abandon(urgent bool, ch chan struct{}) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	q := w.waiting[lane(urgent)]
+	for i, c := range q {
+		if c == ch {
+			w.waiting[lane(urgent)] = append(q[:i:i], q[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// release hands the lock to the first urgent waiter, else the first other.
+func (w *writeLock) release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, q := range w.waiting {
+		if len(q) > 0 {
+			w.waiting[i] = q[1:]
+			close(q[0])
+			return
+		}
+	}
+	w.held = false
+}
+
+func lane(urgent bool) int {
+	if urgent {
+		return 0
+	}
+	return 1
+}
+
 // lockWrites takes the store's write lock, one local write transaction at
 // a time, waiting at most until b's deadline: a write queued behind
 // writes that wait for a leader fails unavailable within its own bound.
+// A context marked urgent (lease writes) goes ahead of the others.
 func (s *Store) lockWrites(ctx context.Context, op string, b bound) error {
+	u := isUrgent(ctx)
+	ch := s.wlock.acquire(u)
+	if ch == nil {
+		return nil
+	}
 	t := time.NewTimer(time.Until(b.until))
 	defer t.Stop()
+	var err error
 	select {
-	case s.wlock <- struct{}{}:
+	case <-ch:
 		return nil
 	case <-ctx.Done():
-		return lifecycle.Wrap(lifecycle.CodeUnavailable, op, ctx.Err())
+		err = lifecycle.Wrap(lifecycle.CodeUnavailable, op, ctx.Err())
 	case <-s.stop:
-		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
+		err = lifecycle.Errorf(lifecycle.CodeUnavailable, op, "store is closed")
 	case <-t.C:
-		return lifecycle.Errorf(lifecycle.CodeUnavailable, op, "%s: the writes ahead of this one did not finish", noQuorum(b.timeout))
+		err = lifecycle.Errorf(lifecycle.CodeUnavailable, op, "%s: the writes ahead of this one did not finish", noQuorum(b.timeout))
 	}
+	if !s.wlock.abandon(u, ch) {
+		s.wlock.release()
+	}
+	return err
 }
 
-func (s *Store) unlockWrites() { <-s.wlock }
+func (s *Store) unlockWrites() { s.wlock.release() }

@@ -1,0 +1,21 @@
+//go:build dqlite
+
+package dqlite
+
+import "sync/atomic"
+
+// LeaderCalls counts what the store's connections send to the dqlite
+// leader: every request (BEGIN, each statement, COMMIT and ROLLBACK; one
+// network round trip each), and every write transaction committed (one
+// Raft log entry each). The onboarding benchmark reports both per stage
+// transition.
+type LeaderCalls struct {
+	Statements atomic.Uint64
+	Commits    atomic.Uint64
+}
+
+// Calls returns the requests and commits this store has sent to the
+// leader since it opened.
+func (s *Store) Calls() (statements, commits uint64) {
+	return s.calls.Statements.Load(), s.calls.Commits.Load()
+}
