@@ -95,6 +95,9 @@ func TestRepairRunEndsRepairRequiredWithItsBundle(t *testing.T) {
 func (s *site) failedRepair(hostname, ip string) (lifecycle.Node, lifecycle.Run, *repairHost) {
 	s.t.Helper()
 	n := s.quarantinedNode(hostname, ip)
+	s.mu.Lock()
+	s.accept = nil // the repair host's own agent answers the acceptance after a replacement
+	s.mu.Unlock()
 	h := &repairHost{}
 	h.set([]string{"G0", "G1"}, "G1")
 	s.runAgent(n.ID, h.answer)
