@@ -23,6 +23,7 @@ type Store interface {
 	MaasStateStore
 	FeedStore
 	OutboxStore
+	HealthStore
 	// Close releases the backend. Calls after Close return unavailable.
 	Close() error
 }

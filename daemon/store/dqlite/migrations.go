@@ -101,4 +101,7 @@ var migrations = []migration{{
 }, {
 	Migration: lifecycle.Migration{Version: 7, Name: "clean certificates: each node's chain, each run's certificate and each site's log with its signed head"},
 	stmts:     certLedgerSchema,
+}, {
+	Migration: lifecycle.Migration{Version: 8, Name: "node health: each node's verdict and its history of verdicts and reported faults"},
+	stmts:     healthSchema,
 }}

@@ -41,6 +41,7 @@ type Tx interface {
 	Outbox
 	Removals
 	Submissions
+	Health
 }
 
 // Store is the store operations over a Backend; a backend's Store embeds
