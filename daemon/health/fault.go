@@ -6,16 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
-)
-
-// Fault bounds.
-const (
-	maxReporter = 128
-	maxText     = 4096
-	maxKey      = 128
 )
 
 // Fault records a fault the GPU cloud reported on a node and acts on it
@@ -26,7 +18,7 @@ const (
 // nothing again; the same key with another fault is a conflict. A bad
 // fault is invalid naming the field and stores nothing.
 func (s *Service) Fault(ctx context.Context, nodeID string, f lifecycle.Fault) (lifecycle.HealthEntry, bool, error) {
-	if err := checkFault(f); err != nil {
+	if err := f.Validate(); err != nil {
 		return lifecycle.HealthEntry{}, false, err
 	}
 	n, err := s.cfg.Store.GetNode(ctx, nodeID)
@@ -83,20 +75,4 @@ func (s *Service) faultID(key string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(key))
 	return "fault-" + hex.EncodeToString(sum[:12]), nil
-}
-
-// checkFault names the first bad field of f.
-func checkFault(f lifecycle.Fault) error {
-	const op = "health.Fault"
-	switch {
-	case !lifecycle.IsFaultKind(f.Kind):
-		return lifecycle.Invalid(op, "kind", "kind %q is not one of %s", f.Kind, strings.Join(lifecycle.FaultKinds, ", "))
-	case strings.TrimSpace(f.Reporter) == "" || len(f.Reporter) > maxReporter:
-		return lifecycle.Invalid(op, "reporter", "reporter must be 1-%d characters", maxReporter)
-	case len(f.Text) > maxText:
-		return lifecycle.Invalid(op, "text", "text is longer than %d characters", maxText)
-	case len(f.IdempotencyKey) > maxKey || strings.IndexFunc(f.IdempotencyKey, func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0:
-		return lifecycle.Invalid(op, "idempotency_key", "idempotency_key must be 1-%d printable ASCII characters", maxKey)
-	}
-	return nil
 }

@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -174,4 +175,29 @@ type HealthStore interface {
 	// HealthHistory returns up to limit of a node's entries, newest first
 	// (all when limit <= 0).
 	HealthHistory(ctx context.Context, nodeID string, limit int) ([]HealthEntry, error)
+}
+
+// Fault bounds.
+const (
+	maxFaultReporter = 128
+	maxFaultText     = 4096
+	maxFaultKey      = 128
+)
+
+// Validate names the first bad field of f: kind one of FaultKinds,
+// reporter 1-128 characters, text at most 4096, an idempotency key of at
+// most 128 printable ASCII characters.
+func (f Fault) Validate() error {
+	const op = "lifecycle.Fault"
+	switch {
+	case !IsFaultKind(f.Kind):
+		return Invalid(op, "kind", "kind %q is not one of %s", f.Kind, strings.Join(FaultKinds, ", "))
+	case strings.TrimSpace(f.Reporter) == "" || len(f.Reporter) > maxFaultReporter:
+		return Invalid(op, "reporter", "reporter must be 1-%d characters", maxFaultReporter)
+	case len(f.Text) > maxFaultText:
+		return Invalid(op, "text", "text is longer than %d characters", maxFaultText)
+	case len(f.IdempotencyKey) > maxFaultKey || strings.IndexFunc(f.IdempotencyKey, func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0:
+		return Invalid(op, "idempotency_key", "idempotency_key must be 1-%d printable ASCII characters", maxFaultKey)
+	}
+	return nil
 }

@@ -37,6 +37,7 @@ type API struct {
 	snapExt  string
 	skus     lifecycle.Catalog
 	evidence Evidence
+	health   Health
 }
 
 // New returns the admin API over c's dependencies.
@@ -46,7 +47,7 @@ func New(c Config) *API {
 		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
 		log: c.Logger.With("component", "admin_api"), now: c.Clock.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt, snapFile: c.BackupStore,
-		skus: c.SKUs, evidence: c.Evidence}
+		skus: c.SKUs, evidence: c.Evidence, health: c.Health}
 }
 
 // call is one authenticated request as a handler sees it.

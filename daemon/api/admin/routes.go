@@ -62,6 +62,7 @@ func (a *API) routes() []route {
 	rs = append(rs, route{http.MethodPost, Prefix + "/nodes/{id}/decommission", operator, a.decommission})
 	rs = append(rs, a.runRoutes()...)
 	rs = append(rs, a.evidenceRoutes()...)
+	rs = append(rs, a.healthRoutes()...)
 	rs = append(rs, a.debugRoutes()...)
 	return rs
 }
