@@ -105,8 +105,9 @@ func (t txn) HealthEntries(nodeID string, limit int) ([]lifecycle.HealthEntry, e
 	}
 	pre := append([]byte(nodeID), 0)
 	c := b.Cursor()
-	k, v := c.Seek(append([]byte(nodeID), 1))
-	if k == nil {
+	// the node's last key is just before the first key past its prefix
+	var k, v []byte
+	if first, _ := c.Seek(append([]byte(nodeID), 1)); first == nil {
 		k, v = c.Last()
 	} else {
 		k, v = c.Prev()
