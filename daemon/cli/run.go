@@ -45,6 +45,7 @@ var commands = map[string]command{
 	"roce import": roceImport, "roce list": roceList, "roce delete": roceDelete,
 	"onboard": onboard, "onboarding batches": onboardingBatches,
 	"node list": nodeList, "node get": nodeGet, "node activate": nodeActivate, "node inventory": nodeInventory,
+	"node health": nodeHealth, "node fault": nodeFault,
 	"token create": tokenCreate, "token list": tokenList, "token revoke": tokenRevoke,
 	"audit": auditList,
 }

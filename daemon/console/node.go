@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/gpuaas/maas-sidecar/daemon/api/answer"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
 
@@ -28,7 +29,9 @@ type nodeData struct {
 	Runs     []runRow
 	Observed lifecycle.ObservedMaas // as the latest run last saw it
 	Drift    *lifecycle.NodeMaasState
-	CanAct   bool // the session's role may act at all
+	// Health is the node's health verdict with its checks and history.
+	Health answer.NodeHealthView
+	CanAct bool // the session's role may act at all
 	// CanActivate and CanDecommission: the node's state allows the action
 	// (the lifecycle's rules, which the admin API enforces).
 	CanActivate, CanDecommission bool
@@ -57,6 +60,10 @@ func (c *Console) node(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	if len(drift.Drift) > 0 {
 		d.Drift = &drift.Drift[0]
+	}
+	if err := c.get(r.Context(), s, "/nodes/"+url.PathEscape(id)+"/health", nil, &d.Health); err != nil {
+		c.apiFail(w, r, s, err)
+		return
 	}
 	c.render(w, r, http.StatusOK, "node", view{Title: "Node " + d.Node.Hostname, Session: s, Data: d})
 }

@@ -27,6 +27,12 @@ const (
 	// EventInventoryChanged: a bill of materials was recorded or
 	// accepted, or a turnover found the hardware changed (data.changes).
 	EventInventoryChanged EventType = "node.inventory.changed"
+	// EventHealthChanged: the node's health verdict changed (data: the
+	// verdict, the recommended action, the reason, what was decided).
+	EventHealthChanged EventType = "node.health.changed"
+	// EventFaultReported: a fault the GPU cloud reported was recorded
+	// (data: the fault's kind and reporter, what was decided).
+	EventFaultReported EventType = "node.fault.reported"
 )
 
 // OutboxEvent is one lifecycle event waiting for (or past) delivery to

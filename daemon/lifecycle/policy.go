@@ -57,8 +57,11 @@ type SitePolicy struct {
 	// cleanup drives, and carrying the canaries of a reimage's MAAS
 	// erase. Nil: no drive is a tenant drive.
 	TenantDrives *TenantDrives `json:"tenant_drives,omitempty"`
-	CreatedAt    time.Time     `json:"created_at"`
-	UpdatedAt    time.Time     `json:"updated_at"`
+	// Health decides what a node's health verdict and a reported fault
+	// do (HealthPolicy; nil: its defaults).
+	Health    *HealthPolicy `json:"health,omitempty"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
 }
 
 // DefaultSitePolicy returns the seed's defaults: the one place they live.
@@ -155,6 +158,9 @@ func (p SitePolicy) Validate() error {
 		return err
 	}
 	if err := p.TenantDrives.validate(op); err != nil {
+		return err
+	}
+	if err := p.Health.validate(op); err != nil {
 		return err
 	}
 	if p.EnrollmentTokenTTLSeconds < p.DeployTimeoutSeconds {

@@ -24,6 +24,7 @@ type Store interface {
 	FeedStore
 	OutboxStore
 	PartStore
+	HealthStore
 	// Close releases the backend. Calls after Close return unavailable.
 	Close() error
 }

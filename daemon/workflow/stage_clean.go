@@ -59,7 +59,7 @@ func (d Deps) scrubGPU(ctx context.Context, c *runner.Context) (runner.Outcome, 
 // validateCleanNode proves the node clean through the agent
 // (node.validate_clean); a failed validation quarantines it.
 func (d Deps) validateCleanNode(ctx context.Context, c *runner.Context) (runner.Outcome, error) {
-	dc := c.Policy.DCGMFor(c.Run.Mode, d.scrubHistory(ctx, c))
+	dc := c.Policy.DCGMFor(c.Run.Mode, d.scrubHistory(ctx, c) || d.healthEscalates(ctx, c))
 	p := wire.ValidateCleanPayload{DCGM: &wire.DCGMPolicy{Off: dc.Off, Level: dc.Level, Escalate: dc.Escalate, TimeoutSeconds: dc.TimeoutSeconds},
 		TenancySince: d.tenancySince(ctx, c)}
 	return d.cleanCheck(ctx, c, lifecycle.TaskValidateClean, p, "node validated clean")

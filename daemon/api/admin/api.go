@@ -39,6 +39,7 @@ type API struct {
 	skus     lifecycle.Catalog
 	evidence Evidence
 	clock    clockwork.Clock
+	health   Health
 }
 
 // New returns the admin API over c's dependencies.
@@ -48,7 +49,7 @@ func New(c Config) *API {
 		boot: c.Bootstrap, agentURL: strings.TrimSuffix(c.AgentURL, "/"), cluster: c.Cluster,
 		log: c.Logger.With("component", "admin_api"), now: c.Clock.Now,
 		rand: &lockedReader{r: c.Rand}, probeTO: c.ProbeTimeout, snap: c.Backup, snapExt: c.BackupExt, snapFile: c.BackupStore,
-		skus: c.SKUs, evidence: c.Evidence, clock: c.Clock}
+		skus: c.SKUs, evidence: c.Evidence, clock: c.Clock, health: c.Health}
 }
 
 // call is one authenticated request as a handler sees it.

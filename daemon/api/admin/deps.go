@@ -33,6 +33,8 @@ type Store interface {
 	ListRunEvents(ctx context.Context, runID string, afterSeq uint64, limit int) ([]lifecycle.RunEvent, error)
 	ListTasks(ctx context.Context, f lifecycle.TaskFilter) ([]lifecycle.AgentTask, error)
 	GetLease(ctx context.Context, siteID string) (lifecycle.Lease, error)
+	GetNodeHealth(ctx context.Context, nodeID string) (lifecycle.NodeHealth, error)
+	HealthHistory(ctx context.Context, nodeID string, limit int) ([]lifecycle.HealthEntry, error)
 }
 
 // Runner drives runs (daemon/runner satisfies it). Submit hands it a
@@ -164,6 +166,9 @@ type Config struct {
 	SKUs lifecycle.Catalog
 	// Evidence serves the clean certificates (503 while nil).
 	Evidence Evidence
+	// Health records reported faults (POST /nodes/{id}/faults answers
+	// 503 while nil).
+	Health Health
 }
 
 func (c Config) withDefaults() Config {

@@ -18,6 +18,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/admintoken"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin"
 	"github.com/gpuaas/maas-sidecar/daemon/api/admin/openapitest"
+	"github.com/gpuaas/maas-sidecar/daemon/health"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/maas/pgnotify"
@@ -78,7 +79,7 @@ func newEnvWith(t testing.TB, wrap func(*bolt.Store) admin.Store) *env {
 	api := admin.New(admin.Config{Store: apiStore, Runner: run, Secrets: e.secrets, Prober: simProber{}, Logger: log, Reconciliation: e.recon,
 		NotifyProver: admin.NotifyProverFunc(pgnotify.Prove),
 		ProbeTimeout: 2 * time.Second, Enrollment: ca, Backup: st, BackupStore: st.Path(), Bootstrap: ca, AgentURL: "https://region.example:5291",
-		SKUs: testSKUs(t), Evidence: e.evidence})
+		SKUs: testSKUs(t), Evidence: e.evidence, Health: health.New(health.Config{Store: st, Logger: log})})
 	e.handler = api.Handler()
 	e.seedTokens()
 	return e

@@ -63,6 +63,7 @@ func (a *API) routes() []route {
 	rs = append(rs, a.repairRoutes()...)
 	rs = append(rs, a.runRoutes()...)
 	rs = append(rs, a.evidenceRoutes()...)
+	rs = append(rs, a.healthRoutes()...)
 	rs = append(rs, a.debugRoutes()...)
 	return rs
 }

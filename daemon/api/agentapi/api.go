@@ -40,6 +40,7 @@ func (a *API) Handler() http.Handler {
 	r.HandleFunc(wire.RouteWait, a.requireNode(a.wait)).Methods(http.MethodGet)
 	r.HandleFunc(wire.RouteResult, a.requireNode(a.result)).Methods(http.MethodPost)
 	r.HandleFunc(wire.RouteRenew, a.requireNode(a.renew)).Methods(http.MethodPost)
+	r.HandleFunc(wire.RouteHealth, a.requireNode(a.health)).Methods(http.MethodPost)
 	r.MethodNotAllowedHandler = problem.NotAllowed(r, "agentapi")
 	return r
 }

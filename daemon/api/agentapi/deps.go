@@ -68,6 +68,9 @@ type Config struct {
 	// node.hw_sync_reseed) are stored without them and completed here, at
 	// dispatch, so secrets never reach the store.
 	Resolve PayloadResolver
+	// Health judges the agents' passive health reports (wire.RouteHealth
+	// answers 503 while nil).
+	Health HealthJudge
 	// Lease is how long a dispatched task stays with the agent (2m).
 	Lease time.Duration
 	// MaxWait caps a long poll (30s); DefaultWait is used when the agent

@@ -21,7 +21,7 @@ func adminAPI(st daemonStore, c *core, log *slog.Logger) http.Handler {
 	cfg := admin.Config{Store: st, Runner: c.runner, Prober: maasProber{log: log}, Logger: log, Clock: c.clock,
 		NotifyProver:   admin.NotifyProverFunc(pgnotify.Prove),
 		Reconciliation: c.feed, Webhooks: c.feed, Enrollment: c.pki, Cluster: st.cluster,
-		Bootstrap: c.pki, AgentURL: c.agents.url, SKUs: c.skus, Evidence: c.certs}
+		Bootstrap: c.pki, AgentURL: c.agents.url, SKUs: c.skus, Evidence: c.certs, Health: c.health}
 	if c.secrets != nil {
 		cfg.Secrets = c.secrets
 	}

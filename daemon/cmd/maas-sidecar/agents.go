@@ -28,7 +28,7 @@ type agentListener struct {
 
 // startAgents opens the internal CA and binds the agent API listener.
 func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentapi.EnrollHook,
-	resolve agentapi.PayloadResolver, scripts agentapi.BootstrapScripts, m *agentapi.Metrics, clock clockwork.Clock,
+	resolve agentapi.PayloadResolver, scripts agentapi.BootstrapScripts, judge agentapi.HealthJudge, m *agentapi.Metrics, clock clockwork.Clock,
 	log *slog.Logger) (*agentListener, error) {
 	ln, err := net.Listen("tcp", cfg.Agent.Listen)
 	if err != nil {
@@ -50,7 +50,7 @@ func startAgents(cfg config.Config, st lifecycle.Store, p *pki.PKI, hook agentap
 		ln.Close()
 		return nil, err
 	}
-	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve, Bootstrap: scripts,
+	api := agentapi.New(agentapi.Config{Store: st, Authority: p, Signer: p, OnEnrolled: hook, Resolve: resolve, Bootstrap: scripts, Health: judge,
 		WriteTimeout: cfg.Agent.HTTP.WriteTimeout, Metrics: m, Clock: clock, Logger: log.With("component", "agentapi")})
 	admit := admission(cfg.Agent.Connections)
 	admit.Clock = clock

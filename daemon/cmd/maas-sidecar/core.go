@@ -16,6 +16,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/bridge/pglisten"
 	"github.com/gpuaas/maas-sidecar/daemon/config"
 	"github.com/gpuaas/maas-sidecar/daemon/feed"
+	"github.com/gpuaas/maas-sidecar/daemon/health"
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/maas"
 	"github.com/gpuaas/maas-sidecar/daemon/metrics"
@@ -38,6 +39,7 @@ type core struct {
 	runs    []func(context.Context) error
 	pki     *pki.PKI // enrollment tokens for the admin API
 	certs   *certService
+	health  *health.Service // node health verdicts and reported faults
 	skus    lifecycle.Catalog
 	clock   clockwork.Clock
 }
@@ -90,7 +92,11 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 	// Manual hosts fetch their bootstrap scripts through the agent API,
 	// with deps complete by the time it serves.
 	scripts := depsScripts{&deps}
-	if c.agents, err = startAgents(cfg, woken, p, hook, resolver.Resolve, scripts, agentapi.NewMetrics(reg), ad.clock, log); err != nil {
+	// A critical verdict or a reported fault that quarantined a node
+	// starts its repair run.
+	c.health = health.New(health.Config{Store: st, Metrics: health.NewMetrics(reg), Clock: ad.clock, Logger: log,
+		Repair: newRepairSeam(c, st)})
+	if c.agents, err = startAgents(cfg, woken, p, hook, resolver.Resolve, scripts, c.health, agentapi.NewMetrics(reg), ad.clock, log); err != nil {
 		return nil, err
 	}
 	boot := cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackages: agentPackages(cfg.Agent),
@@ -119,7 +125,7 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 			MinBackoff: cfg.Notify.MinBackoff, MaxBackoff: cfg.Notify.MaxBackoff, Logger: log.With("component", "pgnotify"),
 			Clock: ad.clock}})
 	held.changed = c.feed.Refollow
-	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run)
+	c.runs = append(c.runs, c.runner.Run, c.feed.Run, recon.Run, c.health.Run)
 	return c, nil
 }
 

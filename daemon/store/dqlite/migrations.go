@@ -104,4 +104,7 @@ var migrations = []migration{{
 }, {
 	Migration: lifecycle.Migration{Version: 8, Name: "part histories: each serial's failures, repairs, replacements and the nodes it was in"},
 	stmts:     partsSchema,
+}, {
+	Migration: lifecycle.Migration{Version: 9, Name: "node health: each node's verdict and its history of verdicts and reported faults"},
+	stmts:     healthSchema,
 }}

@@ -42,6 +42,7 @@ type Tx interface {
 	Removals
 	Submissions
 	Parts
+	Health
 }
 
 // Store is the store operations over a Backend; a backend's Store embeds

@@ -51,7 +51,7 @@ func groups() []group {
 		{"BootstrapTickets", testBootstrapTickets},
 		{"PowerOverrides", testPowerOverrides}, {"RoCE", testRoCE}, {"Submit", testSubmit}, {"BatchPages", testBatchPages},
 		{"MaasState", testMaasState}, {"MaasStates", testMaasStates}, {"WebhookInbox", testWebhookInbox}, {"FeedCursor", testFeedCursor},
-		{"Outbox", testOutbox}, {"OutboxPrune", testOutboxPrune}, {"Parts", testParts},
+		{"Outbox", testOutbox}, {"OutboxPrune", testOutboxPrune}, {"Parts", testParts}, {"Health", testHealth},
 		{"ConcurrentWriters", testConcurrentWriters}, {"Reopen", testReopen}, {"Closed", testClosed},
 	}
 }
