@@ -80,7 +80,7 @@ func TestXidsCarriedAcrossFailedPosts(t *testing.T) {
 var readOnly = []string{"journalctl -k --no-pager -o short-iso --show-cursor ", "nvidia-smi --help-query-gpu",
 	"nvidia-smi --query-gpu=", "nvidia-smi nvlink -s", "nvidia-smi nvlink -e",
 	"amd-smi list --json", "amd-smi static --asic --json", "amd-smi metric --mem-usage --ecc --json", "amd-smi process --json",
-	"amd-smi bad-pages --json"}
+	"amd-smi bad-pages --json", "amd-smi metric --xgmi-err --ecc-blocks --json", "amd-smi static --process-isolation --json"}
 
 // Every command a watch runs, over passes on NVIDIA and AMD hosts with
 // every tool installed and answering, is one of the read-only queries:
