@@ -102,17 +102,26 @@ func (a *Agent) env() task.Env {
 		AgentUnit: a.o.Config.UnitName, Policy: a.o.Policy}
 }
 
-// report sends a result, retrying transient failures a few times. A
-// refused report (4xx) is logged: the daemon's lease decides what's next.
+// reportPatience is how long a finished task's result is retried while
+// the daemon cannot take it (a restart, an upgrade, a failover): the
+// result may hold an hour of diagnostics, and the daemon's run waits for
+// it until the task's deadline. Five quick tries lost it to a daemon
+// down for a second, and the run then waited out the whole deadline.
+const reportPatience = 15 * time.Minute
+
+// report sends a result, retrying transient failures with the loop's
+// backoff for up to reportPatience. A refused report (4xx) is logged:
+// the daemon's lease decides what's next.
 func (a *Agent) report(ctx context.Context, log *slog.Logger, t wire.Task, res wire.Result) {
 	bo := a.retryDelays()
-	for try := 1; ; try++ {
+	giveUp := a.o.Clock.Now().Add(reportPatience)
+	for {
 		err := a.o.Transport.Report(ctx, a.o.Config.NodeID, t.ID, res)
 		var p *wire.Problem
 		if err == nil {
 			a.contacted()
 		}
-		if err == nil || (errors.As(err, &p) && p.Status < 500) || try == 5 {
+		if err == nil || (errors.As(err, &p) && p.Status < 500) || !a.o.Clock.Now().Before(giveUp) {
 			if err != nil {
 				log.Warn("task result not accepted", "err", err)
 			}
