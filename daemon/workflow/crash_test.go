@@ -65,7 +65,7 @@ func TestCrashAnywhereConverges(t *testing.T) {
 		must(t, err)
 	case <-time.After(90 * time.Second):
 		final.Process.Kill()
-		final.Wait()
+		<-done // the goroutine's Wait reaps it
 		dumpRuns(t, dir)
 		t.Fatal("the restarted daemon did not converge within 90s")
 	}
