@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -71,7 +72,11 @@ type Agent struct {
 	log      *slog.Logger
 	progress atomic.Int64 // unix nanos of the last loop step start
 	busy     atomic.Bool  // a task is running
-	enrolled atomic.Bool  // holds a certificate the daemon has not refused
+	// tools is held by whoever runs the vendor tools: a task, the
+	// enrollment's inventory, a health pass; never two at once (a query
+	// during the inventory read could make it see no GPU).
+	tools    sync.Mutex
+	enrolled atomic.Bool // holds a certificate the daemon has not refused
 	stats    struct {
 		polls, ran, rejected, enrollments, renewals, refusals, enrollRefusals atomic.Uint64
 		refused                                                               atomic.Bool
@@ -107,6 +112,15 @@ func (a *Agent) Stats() Stats {
 
 // Busy reports whether a task is running now.
 func (a *Agent) Busy() bool { return a.busy.Load() }
+
+// TryTools takes the vendor tools for a health pass, or says (ok false)
+// that a task or the enrollment's inventory is using them.
+func (a *Agent) TryTools() (release func(), ok bool) {
+	if !a.tools.TryLock() {
+		return nil, false
+	}
+	return a.tools.Unlock, true
+}
 
 // Enrolled reports whether the agent holds a certificate the daemon has
 // not refused, as of its last loop step.

@@ -61,7 +61,9 @@ func (a *Agent) enroll(ctx context.Context, token string) error {
 	}
 	req := wire.EnrollRequest{NodeID: a.o.Config.NodeID, Token: token, CSR: csrPEM}
 	if a.o.Inventory != nil {
+		a.tools.Lock()
 		req.Inventory = a.o.Inventory(ctx, a.env())
+		a.tools.Unlock()
 	}
 	resp, err := a.o.Transport.Enroll(ctx, req)
 	if tokenExpired(err) {

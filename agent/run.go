@@ -73,6 +73,8 @@ func (a *Agent) execute(ctx context.Context, log *slog.Logger, t wire.Task) (res
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	a.tools.Lock()
+	defer a.tools.Unlock()
 	a.busy.Store(true)
 	defer a.busy.Store(false)
 	start := a.o.Clock.Now()

@@ -60,12 +60,16 @@ func (w *Watch) read(ctx context.Context, now time.Time) (r wire.HealthReport, f
 // the tool is not run (a query could hold a GPU a scrub resets).
 func (w *Watch) readVendor(ctx context.Context, rd gpu.Reader, onBus int) ([]wire.GPUHealth, *wire.Check) {
 	name := checkGPUPrefix + rd.Name()
-	if w.Busy != nil && w.Busy() {
-		if onBus == 0 {
-			return nil, nil
+	if w.Tools != nil {
+		release, ok := w.Tools()
+		if !ok {
+			if onBus == 0 {
+				return nil, nil
+			}
+			c := unreadable(name, "not read: a task is running on the node")
+			return nil, &c
 		}
-		c := unreadable(name, "not read: a task is running on the node")
-		return nil, &c
+		defer release()
 	}
 	devs, err := rd.Read(ctx)
 	switch {

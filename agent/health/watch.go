@@ -43,8 +43,10 @@ type Watch struct {
 	Clock    clockwork.Clock
 	Log      *slog.Logger
 	Observer Observer
-	// Busy says a task is running: the vendor tools are left alone.
-	Busy func() bool
+	// Tools takes the vendor tools for a pass's reading (release them
+	// after), or says they are in use by a task or the enrollment's
+	// inventory: the pass then leaves them alone. Nil: always free.
+	Tools func() (release func(), ok bool)
 	// Enrolled says the agent holds a certificate the daemon accepts;
 	// until it does, reports are not sent (their Xids are carried).
 	Enrolled func() bool

@@ -122,7 +122,7 @@ func TestBusySkipsTheVendorTools(t *testing.T) {
 	write(t, root.Path(KernLog), xidLine("18", 79))
 	ex := fakeexec.New(map[string]fakeexec.Func{"nvidia-smi": smi("", "", "", "")})
 	w := newWatch(root, ex, &poster{})
-	w.Busy = func() bool { return true }
+	w.Tools = func() (func(), bool) { return nil, false }
 	r := w.Pass(context.Background())
 	if n := len(ex.CallsOf("nvidia-smi")) + len(ex.CallsOf("amd-smi")); n != 0 {
 		t.Errorf("%d vendor tool calls while busy; want none", n)

@@ -23,7 +23,7 @@ var (
 
 // agentState is what the watch asks of the agent.
 type agentState interface {
-	Busy() bool
+	TryTools() (release func(), ok bool)
 	Enrolled() bool
 }
 
@@ -38,7 +38,7 @@ func healthWatch(cfg config.Config, root hostroot.Root, ex task.Exec, tr *mtls.C
 	}
 	w := &health.Watch{NodeID: cfg.NodeID, Interval: cfg.Health.Interval, Root: root, Exec: ex, Post: tr,
 		Readers: []gpu.Reader{gpu.NVIDIA{Exec: ex}, gpu.AMD{Exec: ex, Root: root}}, Clock: clock,
-		Log: log.With("component", "health"), Busy: a.Busy, Enrolled: a.Enrolled}
+		Log: log.With("component", "health"), Tools: a.TryTools, Enrolled: a.Enrolled}
 	if m != nil {
 		w.Observer = m
 	}

@@ -57,5 +57,5 @@ func (f postFunc) Health(context.Context, string, wire.HealthReport) error {
 // agentStub is an agent that is enrolled or not, and idle.
 type agentStub struct{ enrolled bool }
 
-func (agentStub) Busy() bool       { return false }
-func (s agentStub) Enrolled() bool { return s.enrolled }
+func (agentStub) TryTools() (func(), bool) { return func() {}, true }
+func (s agentStub) Enrolled() bool         { return s.enrolled }
