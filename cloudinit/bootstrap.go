@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 )
@@ -20,7 +21,10 @@ type Bootstrap struct {
 	// RackURL, when set, is where machines report hardware sync; by
 	// default lifecycle.RackURL of the site's MAAS URL.
 	RackURL string
-	Rand    io.Reader
+	// AgentHealthInterval is the agents' health watch interval; zero
+	// leaves the agent's default.
+	AgentHealthInterval time.Duration
+	Rand                io.Reader
 }
 
 // AgentPackage is one architecture's gpuaas-node-agent .deb: https, or
@@ -46,7 +50,8 @@ func (b Bootstrap) Render(s lifecycle.BootstrapSpec) ([]byte, error) {
 		NodeID:     s.NodeID,
 		DeployUser: DeployUser{Name: s.Site.DeployUser, Password: s.DeployPassword.Reveal()},
 		Agent: Agent{PackageURL: pkg.URL, PackageSHA256: pkg.SHA256, APIURL: b.AgentAPIURL,
-			EnrollmentToken: s.EnrollmentToken.Reveal(), CABundlePEM: b.CABundlePEM, SigningPublicKey: b.SigningPublicKey},
+			EnrollmentToken: s.EnrollmentToken.Reveal(), CABundlePEM: b.CABundlePEM, SigningPublicKey: b.SigningPublicKey,
+			HealthInterval: b.AgentHealthInterval},
 		Policy:      Policy{InitShareDisks: s.Policy.InitShareDisks, EnablePhase2RoCE: s.Policy.EnablePhase2RoCE},
 		UpstreamDNS: s.Site.UpstreamDNSServers,
 	}

@@ -81,7 +81,8 @@ func (b Bootstrap) manualFiles(nodeID string, token lifecycle.Secret) ([]writeFi
 		pkgs = append(pkgs, archPackage{Arch: arch, URL: p.URL, SHA256: digestArg(p.SHA256)})
 	}
 	a := Agent{PackageURL: pkgs[0].URL, PackageSHA256: b.AgentPackages[pkgs[0].Arch].SHA256, APIURL: b.AgentAPIURL,
-		EnrollmentToken: token.Reveal(), CABundlePEM: b.CABundlePEM, SigningPublicKey: b.SigningPublicKey}
+		EnrollmentToken: token.Reveal(), CABundlePEM: b.CABundlePEM, SigningPublicKey: b.SigningPublicKey,
+		HealthInterval: b.AgentHealthInterval}
 	if err := a.validate(); err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package cloudinit
 
+import "time"
+
 // Params is everything one node's user-data is rendered from. Callers fill
 // it from their own records; Validate names the first bad field.
 type Params struct {
@@ -47,6 +49,9 @@ type Agent struct {
 	CABundlePEM     string // the daemon's CA certificates, PEM
 	// SigningPublicKey is the daemon's ed25519 task-signing key, PEM (PKIX).
 	SigningPublicKey string
+	// HealthInterval is the agent's passive health watch interval (1s to
+	// 24h); zero leaves the agent's default (60s).
+	HealthInterval time.Duration
 }
 
 // HardwareSync carries the MAAS machine token and where the node reports.

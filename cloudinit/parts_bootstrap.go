@@ -12,6 +12,13 @@ type AgentConfig struct {
 	EnrollmentTokenPath string `yaml:"enrollment_token_path"`
 	CABundlePath        string `yaml:"ca_bundle_path"`
 	SigningPublicKey    string `yaml:"signing_public_key"`
+	// Health is the passive health watch; nil leaves the agent's default.
+	Health *AgentHealth `yaml:"health,omitempty"`
+}
+
+// AgentHealth is the agent config's health section.
+type AgentHealth struct {
+	Interval string `yaml:"interval"` // a Go duration, such as 5s
 }
 
 // digestArg is a sha256 argument for the fetch scripts; "-" skips the check.
@@ -52,10 +59,14 @@ func userPart(u DeployUser, rand io.Reader) (part, error) {
 }
 
 func agentPart(nodeID string, a Agent) (part, error) {
-	cfg, err := marshalYAML(AgentConfig{
+	ac := AgentConfig{
 		APIURL: a.APIURL, NodeID: nodeID, EnrollmentTokenPath: EnrollmentTokenPath,
 		CABundlePath: CABundlePath, SigningPublicKey: a.SigningPublicKey,
-	})
+	}
+	if a.HealthInterval > 0 {
+		ac.Health = &AgentHealth{Interval: a.HealthInterval.String()}
+	}
+	cfg, err := marshalYAML(ac)
 	if err != nil {
 		return part{}, fmt.Errorf("encode agent config: %w", err)
 	}

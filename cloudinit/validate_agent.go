@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 )
 
 var ifaceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,14}$`)
@@ -28,6 +29,9 @@ func (a Agent) validate() error {
 	}
 	if err := ed25519PublicKey(a.SigningPublicKey); err != nil {
 		return &FieldError{"agent.signing_public_key", err.Error()}
+	}
+	if d := a.HealthInterval; d != 0 && (d < time.Second || d > 24*time.Hour) {
+		return &FieldError{"agent.health_interval", fmt.Sprintf("%s is not a duration of 1s to 24h", d)}
 	}
 	return nil
 }

@@ -94,6 +94,10 @@ type Agent struct {
 	// set the amd64 entry of Packages (setting both forms is an error).
 	PackageURL    string `yaml:"package_url"`
 	PackageSHA256 string `yaml:"package_sha256"`
+	// HealthInterval is the agents' passive health watch interval, written
+	// into the agent config cloud-init ships (health.interval): a fault
+	// such as an Xid 79 is judged within about one interval.
+	HealthInterval time.Duration `yaml:"health_interval"`
 }
 
 // Vault is the Vault server and login (a token file or an AppRole).
@@ -123,13 +127,14 @@ func Default() Config {
 		LogLevel:         "info",
 		ShutdownTimeout:  10 * time.Second,
 		StoreLockTimeout: 5 * time.Second,
-		Agent:            Agent{Listen: ":5291", HTTP: defaultHTTP(8192), Connections: defaultAgentConnections()},
-		PollInterval:     10 * time.Second,
-		Events:           defaultEvents(),
-		Connectivity:     defaultConnectivity(),
-		Store:            defaultStore(),
-		Notify:           defaultNotify(),
-		IPMI:             IPMI{Providers: []string{"ipmitool"}, CipherSuite: "3", Timeout: 20 * time.Second},
-		SKUs:             lifecycle.DefaultSKUs(),
+		Agent: Agent{Listen: ":5291", HTTP: defaultHTTP(8192), Connections: defaultAgentConnections(),
+			HealthInterval: DefaultAgentHealthInterval},
+		PollInterval: 10 * time.Second,
+		Events:       defaultEvents(),
+		Connectivity: defaultConnectivity(),
+		Store:        defaultStore(),
+		Notify:       defaultNotify(),
+		IPMI:         IPMI{Providers: []string{"ipmitool"}, CipherSuite: "3", Timeout: 20 * time.Second},
+		SKUs:         lifecycle.DefaultSKUs(),
 	}
 }

@@ -81,6 +81,9 @@ func (a Agent) validate() error {
 			return invalid("agent.url", "%q is not an https URL", a.URL)
 		}
 	}
+	if err := a.validateHealthInterval(); err != nil {
+		return err
+	}
 	return a.validatePackages()
 }
 

@@ -100,7 +100,8 @@ func buildCore(cfg config.Config, st daemonStore, ad adapters, reg *prometheus.R
 		return nil, err
 	}
 	boot := cloudinit.Bootstrap{AgentAPIURL: c.agents.url, AgentPackages: agentPackages(cfg.Agent),
-		CABundlePEM: string(p.CABundlePEM()), SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL}
+		CABundlePEM: string(p.CABundlePEM()), SigningPublicKey: string(p.SigningPublicKeyPEM()), RackURL: ad.rackURL,
+		AgentHealthInterval: cfg.Agent.HealthInterval}
 	deps.Bootstrap, deps.Scripts = boot, boot
 	deps.Tasks = agentapi.Queue{Store: st, Notifier: c.agents.api.Notifier()}
 	leases, held := metrics.NewLeases(reg), &heldSites{}

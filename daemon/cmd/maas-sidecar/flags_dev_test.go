@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -35,6 +36,32 @@ func TestDevAgentPackages(t *testing.T) {
 			}
 			if d := cmp.Diff(tt.want, got.Agent.PackageSet()); d != "" {
 				t.Errorf("agent packages (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// --dev shortens the agents' health interval to 5s unless the config sets
+// one; without --dev the default, 60s, stays.
+func TestDevHealthInterval(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		dev        bool
+		want       time.Duration
+	}{
+		{"dev, not configured", "", true, 5 * time.Second},
+		{"dev, configured", "agent:\n  health_interval: 20s\n", true, 20 * time.Second},
+		{"not dev", "", false, time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"--config", writeConfig(t, tt.yaml)}
+			if tt.dev {
+				args = append(args, "--dev")
+			}
+			got, err := parseServe(args, &bytes.Buffer{})
+			if err != nil || got.Agent.HealthInterval != tt.want {
+				t.Errorf("parseServe(%v): agent.health_interval %s, %v; want %s", args, got.Agent.HealthInterval, err, tt.want)
 			}
 		})
 	}
