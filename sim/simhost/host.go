@@ -51,8 +51,9 @@ type Options struct {
 }
 
 // Boot applies userData to a fresh root and runs the agent it configures
-// until ctx ends. The caller owns the agent's goroutine: Wait returns once
-// it has stopped.
+// until ctx ends, with its passive health watch beside it (as
+// health.interval says). The caller owns the agent's goroutine: Wait
+// returns once it has stopped.
 func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -80,17 +81,18 @@ func Boot(ctx context.Context, root string, userData []byte, o Options) (*Host, 
 	if err != nil {
 		return nil, err
 	}
-	sd := newUnits()
+	sd, ex := newUnits(), hostexec.Runner{Root: r}
 	a, err := agent.New(agent.Options{Config: cfg, Root: r, State: state.Dir(filepath.Join(root, "var/lib/gpuaas-node-agent")),
-		Transport: tr, Systemd: sd, Exec: hostexec.Runner{Root: r}, Policy: policy(cfg.Cleanup), Registry: task.Default,
+		Transport: tr, Systemd: sd, Exec: ex, Policy: policy(cfg.Cleanup), Registry: task.Default,
 		Clock: clock, Logger: o.Logger, Inventory: inventory.Host})
 	if err != nil {
 		return nil, err
 	}
+	hw := healthWatch(cfg, r, ex, tr, a, clock, o.Logger)
 	h := &Host{Root: root, Agent: a, Systemd: sd, done: make(chan struct{})}
 	go func() {
 		defer close(h.done)
-		h.err = a.Run(ctx)
+		h.err = runWithWatch(ctx, a.Run, hw)
 	}()
 	return h, nil
 }

@@ -61,6 +61,7 @@ func TestDevModeDemo(t *testing.T) {
 	}
 	tryTurnover(t, &out, state)
 	tryXidTurnover(t, &out, state)
+	tryXid79(t, &out, state)
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-done:
