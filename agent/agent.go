@@ -110,9 +110,6 @@ func (a *Agent) Stats() Stats {
 		EnrollRefusals: a.stats.enrollRefusals.Load(), Refused: a.stats.refused.Load()}
 }
 
-// Busy reports whether a task is running now.
-func (a *Agent) Busy() bool { return a.busy.Load() }
-
 // TryTools takes the vendor tools for a health pass, or says (ok false)
 // that a task or the enrollment's inventory is using them.
 func (a *Agent) TryTools() (release func(), ok bool) {

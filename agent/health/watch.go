@@ -31,7 +31,7 @@ type Observer interface {
 // report; the oldest beyond it are dropped (and the report says so).
 const maxCarried = 1024
 
-// Watch is the passive watch of one node. Busy, Observer and Log may be
+// Watch is the passive watch of one node. Tools, Observer and Log may be
 // nil.
 type Watch struct {
 	NodeID   string
