@@ -4,12 +4,12 @@ package workflow_test
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 func init() {
@@ -75,8 +75,5 @@ func waitVoters(ctx context.Context, t testing.TB, n *dqlite.Node, want int) {
 // loopbackAddr is a free TCP address on loopback.
 func loopbackAddr(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	defer l.Close()
-	return l.Addr().String()
+	return freeport.Addr(t)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 	"github.com/gpuaas/maas-sidecar/sim/maassim"
 	"github.com/gpuaas/maas-sidecar/sim/simhost"
 )
@@ -82,10 +82,8 @@ func startChild(t *testing.T, dir, maasURL, agentAddr string, runs int) *exec.Cm
 }
 
 func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	defer ln.Close()
-	return ln.Addr().String()
+	t.Helper()
+	return freeport.Addr(t)
 }
 
 // checkConverged: every run completed with its node active, and per

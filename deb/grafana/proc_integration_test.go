@@ -4,12 +4,13 @@ package grafana
 
 import (
 	"bytes"
-	"net"
 	"os/exec"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // proc is a child process in its own process group, stopped with SIGTERM
@@ -104,10 +105,5 @@ func (l *lockedBuffer) tail(n int) string {
 // freeAddr returns a loopback address with a port free right now.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return freeport.Addr(t)
 }

@@ -4,12 +4,13 @@ package system
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // daemon is `maas-sidecar serve` as a process. Its admin and agent ports
@@ -95,10 +96,5 @@ func (d *daemon) token() string {
 // freeAddr returns a loopback address with a port free right now.
 func freeAddr(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return freeport.Addr(t)
 }

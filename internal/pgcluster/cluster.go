@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // SuperUser is the cluster's superuser; its password is Cluster.SuperPassword.
@@ -104,7 +106,7 @@ func (c *Cluster) SuperDSN(database string) string {
 func (c *Cluster) startOnFreePort() error {
 	var err error
 	for range 3 {
-		if c.port, err = freePort(); err != nil {
+		if c.port, err = freeport.Port(); err != nil {
 			return err
 		}
 		if err = c.Start(); err == nil || !strings.Contains(err.Error(), "already in use") {
@@ -112,13 +114,4 @@ func (c *Cluster) startOnFreePort() error {
 		}
 	}
 	return err
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

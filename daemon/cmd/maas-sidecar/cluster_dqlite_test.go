@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/evidence/cert"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // member is one daemon of the test cluster.
@@ -41,12 +41,7 @@ func startMember(t *testing.T, name, state, raft string, join ...string) *member
 // freeAddr is a loopback address with a port free now.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return freeport.Addr(t)
 }
 
 // sharedPKIFiles are the files every member of a cluster shares.

@@ -4,7 +4,6 @@ package main
 
 import (
 	"crypto/tls"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,16 +13,12 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 func loopbackAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
+	return freeport.Addr(t)
 }
 
 // TestStoreMigrateDqlite copies bbolt into a new dqlite cluster, backs

@@ -4,7 +4,6 @@ package dqlite_test
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
 	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 func TestConformanceSingleNode(t *testing.T) {
@@ -39,10 +39,5 @@ func mustOpen(t *testing.T, dir, addr string, clock clockwork.Clock) *dqlite.Sto
 // freeAddr returns a loopback address with a port free right now.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
+	return freeport.Addr(t)
 }

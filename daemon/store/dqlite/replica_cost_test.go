@@ -5,13 +5,13 @@ package dqlite
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // TestReplicaCost rebuilds the replica of a store the size of a site of
@@ -22,12 +22,7 @@ func TestReplicaCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 2,000-machine store")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeport.Addr(t)
 	ctx := context.Background()
 	s, err := Open(ctx, t.TempDir(), Options{Address: addr})
 	if err != nil {

@@ -4,7 +4,6 @@ package storecopy_test
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
@@ -12,16 +11,12 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/store/bolt"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
 	"github.com/gpuaas/maas-sidecar/daemon/store/storecopy"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 func newDqlite(t *testing.T) *dqlite.Store {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeport.Addr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s, err := dqlite.Open(ctx, t.TempDir(), dqlite.Options{Address: addr})

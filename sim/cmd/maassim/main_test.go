@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,15 +11,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 	"github.com/gpuaas/maas-sidecar/sim/maassim"
 )
 
 // The command serves MAAS on --listen and stops cleanly when its context
 // (SIGTERM in main) ends.
 func TestServeUntilCancelled(t *testing.T) {
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeport.Addr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

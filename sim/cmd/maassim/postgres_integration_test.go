@@ -5,12 +5,12 @@ package main
 import (
 	"context"
 	"log/slog"
-	"net"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 	"github.com/gpuaas/maas-sidecar/internal/pgtest"
 )
 
@@ -19,9 +19,7 @@ import (
 func TestPostgresFlagMirrors(t *testing.T) {
 	pg := pgtest.Start(t)
 	pg.Exec(t, "", "CREATE DATABASE maas")
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeport.Addr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
