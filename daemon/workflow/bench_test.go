@@ -95,9 +95,12 @@ func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) fl
 		late := lw.lateRenewals()
 		callsEnd := callsNow(s.store)
 		transitions, reentered := 0, 0
+		st := stageTimes{}
 		for _, id := range res.RunIDs {
 			evs, err := s.store.ListRunEvents(context.Background(), id, 0, 0)
 			must(b, err)
+			r := s.run(id)
+			st.add(evs, *r.CompletedAt)
 			transitions += len(evs)
 			reentered += reentries(evs)
 		}
@@ -113,6 +116,7 @@ func onboardBatch(b *testing.B, open func(testing.TB) lifecycle.Store, n int) fl
 		b.ReportMetric(float64(late), "late_renewals")
 		b.ReportMetric(float64(reentered), "reentries")
 		reportCalls(b, calls, callsEnd, transitions, n)
+		b.Logf("stages:\n%s", st.table(n))
 	}
 	return us
 }

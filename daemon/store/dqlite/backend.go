@@ -13,7 +13,7 @@ import (
 // transaction memo keeps the leases its functions read (leasememo.go).
 type txn struct {
 	*sql.Tx
-	memo leaseMemo
+	memo *txMemo // nil outside a shared transaction
 }
 
 // newOps returns the operations over s's transactions; a shared write

@@ -29,9 +29,12 @@ func (s *Store) CertView(ctx context.Context, fn func(certledger.Records) error)
 	return s.view(ctx, "store.CertView", func(tx *sql.Tx) error { return fn(certRecords{tx}) })
 }
 
-// CertUpdate implements certledger.Backend.
+// CertUpdate implements certledger.Backend. It shares a transaction and
+// a Raft commit with the other writes waiting (batch): a batch of runs
+// certifies at once. fn reads the ledger's head in tx, so it may run
+// again.
 func (s *Store) CertUpdate(ctx context.Context, fn func(certledger.Records) error) error {
-	return s.update(ctx, "store.CertUpdate", func(tx *sql.Tx) error { return fn(certRecords{tx}) })
+	return s.batch(ctx, "store.CertUpdate", func(tx *sql.Tx) error { return fn(certRecords{tx}) })
 }
 
 // certRecords is certledger.Records over one SQL transaction.

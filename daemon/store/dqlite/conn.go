@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"time"
 
 	dqdriver "github.com/canonical/go-dqlite/driver"
 )
@@ -30,8 +31,19 @@ func boundedDB(db *sql.DB, database string, calls *LeaderCalls) (*sql.DB, error)
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(connector{c, calls}), nil
+	db = sql.OpenDB(connector{c, calls})
+	// database/sql keeps two idle connections by default; the runs'
+	// reads and the committer's writes need many at once, and every
+	// connection opened again is a TLS handshake with the leader and a
+	// parse of the schema there.
+	db.SetMaxIdleConns(maxIdleConns)
+	db.SetConnMaxIdleTime(time.Minute)
+	return db, nil
 }
+
+// maxIdleConns is how many idle connections to the leader the store
+// keeps for the next call.
+const maxIdleConns = 64
 
 type connector struct {
 	driver.Connector
@@ -43,6 +55,7 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.calls.Connects.Add(1)
 	return &conn{Conn: dc.(*dqdriver.Conn), calls: c.calls}, nil
 }
 

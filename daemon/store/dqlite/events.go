@@ -5,11 +5,19 @@ package dqlite
 import "github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 
 // NextEventSeqs implements op.Events: from one past the journal's last
-// entry.
-func (t txn) NextEventSeqs(runID string, _ int) (uint64, error) {
-	var last uint64
-	err := t.QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM run_events WHERE run_id = ?`, runID).Scan(&last)
-	return last + 1, err
+// entry, which a shared transaction knows from its memo once LoadRun or
+// an earlier append read it.
+func (t txn) NextEventSeqs(runID string, n int) (uint64, error) {
+	last, ok := t.memo.seq(runID)
+	if !ok {
+		if err := t.QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM run_events WHERE run_id = ?`, runID).Scan(&last); err != nil {
+			return 0, err
+		}
+	}
+	if t.memo != nil {
+		t.memo.seqs[runID] = last + uint64(n)
+	}
+	return last + 1, nil
 }
 
 // SaveEvent implements op.Events.

@@ -31,7 +31,8 @@ func (s Store) CreateEnrollmentToken(ctx context.Context, t lifecycle.Enrollment
 	if err := rules.ValidateNewToken(op, t); err != nil {
 		return err
 	}
-	return s.b.Update(ctx, op, func(tx Tx) error {
+	// Shared: every onboarding of a batch creates its token at once.
+	return s.b.Batch(ctx, op, func(tx Tx) error {
 		if _, err := LoadNode(tx, op, t.NodeID); err != nil {
 			return err
 		}

@@ -27,7 +27,8 @@ func (s Store) CreateNode(ctx context.Context, n lifecycle.Node) error {
 	if err := rules.ValidateNewNode(op, n); err != nil {
 		return err
 	}
-	return s.b.Update(ctx, op, func(tx Tx) error {
+	// Shared: a batch of onboardings creates its nodes at once.
+	return s.b.Batch(ctx, op, func(tx Tx) error {
 		if _, err := LoadSite(tx, op, n.SiteID); err != nil {
 			return err
 		}
