@@ -106,6 +106,16 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	return c.Conn.PrepareContext(c.bound(ctx), query)
 }
 
+// Close releases the connection. It fails only when the leader at the
+// other end is already gone (a member stopped first: TLS cannot send its
+// close alert), and the connection is released either way, so that is no
+// error of the store's: with idle connections kept, a daemon stopping
+// after another member used to exit 1 for it.
+func (c *conn) Close() error {
+	_ = c.Conn.Close()
+	return nil
+}
+
 // boundedTx ends the transaction with the same statements go-dqlite's Tx
 // sends, under the transaction's context; none sends nothing (a read
 // without a transaction).
