@@ -11,13 +11,7 @@ import (
 // nodeHealth prints a node's health verdict, each check, and its newest
 // history: `node health NODE`.
 func nodeHealth(ctx context.Context, s *session, args []string) error {
-	s.flags()
-	ref := s.nodeRef()
-	pos, err := s.parse(args, 1, "NODE")
-	if err != nil {
-		return err
-	}
-	id, err := ref(ctx, pos[0])
+	id, err := s.oneNode(ctx, args)
 	if err != nil {
 		return err
 	}

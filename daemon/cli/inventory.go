@@ -51,13 +51,7 @@ func nodeInventory(ctx context.Context, s *session, args []string) error {
 		}
 		return s.show(raw, "NODE RECORDED_BY SERIALS", [][]string{{out.NodeID, out.RecordedBy, dash(strings.Join(out.Serials, ","))}})
 	}
-	s.flags()
-	ref := s.nodeRef()
-	pos, err := s.parse(args, 1, "NODE")
-	if err != nil {
-		return err
-	}
-	id, err := ref(ctx, pos[0])
+	id, err := s.oneNode(ctx, args)
 	if err != nil {
 		return err
 	}

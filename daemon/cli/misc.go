@@ -42,13 +42,7 @@ func nodeList(ctx context.Context, s *session, args []string) error {
 }
 
 func nodeGet(ctx context.Context, s *session, args []string) error {
-	s.flags()
-	ref := s.nodeRef()
-	pos, err := s.parse(args, 1, "NODE")
-	if err != nil {
-		return err
-	}
-	id, err := ref(ctx, pos[0])
+	id, err := s.oneNode(ctx, args)
 	if err != nil {
 		return err
 	}

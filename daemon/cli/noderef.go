@@ -15,6 +15,19 @@ func (s *session) nodeRef() func(ctx context.Context, arg string) (string, error
 	return func(ctx context.Context, arg string) (string, error) { return s.resolveNode(ctx, arg, *site) }
 }
 
+// oneNode parses the arguments of a verb whose only argument is NODE (a
+// hostname or an id) and whose only flag is nodeRef's --site, and
+// returns the node's id.
+func (s *session) oneNode(ctx context.Context, args []string) (string, error) {
+	s.flags()
+	ref := s.nodeRef()
+	pos, err := s.parse(args, 1, "NODE")
+	if err != nil {
+		return "", err
+	}
+	return ref(ctx, pos[0])
+}
+
 // nodeMatch is a node GET /nodes?hostname= returned.
 type nodeMatch struct {
 	ID     string

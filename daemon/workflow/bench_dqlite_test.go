@@ -27,7 +27,7 @@ func openDqlite3(t testing.TB) lifecycle.Store {
 	defer cancel()
 	var nodes []*dqlite.Node
 	for i := range 3 {
-		opts := dqlite.Options{Address: loopbackAddr(t), Logger: quiet()}
+		opts := dqlite.Options{Address: freeport.Addr(t), Logger: quiet()}
 		if i > 0 {
 			opts.Join = []string{nodes[0].Address()}
 		}
@@ -70,10 +70,4 @@ func waitVoters(ctx context.Context, t testing.TB, n *dqlite.Node, want int) {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-}
-
-// loopbackAddr is a free TCP address on loopback.
-func loopbackAddr(t testing.TB) string {
-	t.Helper()
-	return freeport.Addr(t)
 }

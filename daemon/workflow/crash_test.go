@@ -43,7 +43,7 @@ func TestCrashAnywhereConverges(t *testing.T) {
 			t.Errorf("boot %s: %v", b.Hostname, err)
 		}
 	})
-	dir, agentAddr := t.TempDir(), freeAddr(t)
+	dir, agentAddr := t.TempDir(), freeport.Addr(t)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	inFlight := 0
 	for k := 0; k < kills; k++ {
@@ -79,11 +79,6 @@ func startChild(t *testing.T, dir, maasURL, agentAddr string, runs int) *exec.Cm
 	cmd.Stderr = os.Stderr
 	must(t, cmd.Start())
 	return cmd
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	return freeport.Addr(t)
 }
 
 // checkConverged: every run completed with its node active, and per

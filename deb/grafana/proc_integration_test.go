@@ -9,8 +9,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // proc is a child process in its own process group, stopped with SIGTERM
@@ -100,10 +98,4 @@ func (l *lockedBuffer) tail(n int) string {
 		s = "...\n" + s[len(s)-n:]
 	}
 	return s
-}
-
-// freeAddr returns a loopback address with a port free right now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	return freeport.Addr(t)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 	"github.com/gpuaas/maas-sidecar/internal/pgcluster"
 )
 
@@ -75,7 +76,7 @@ func startDaemon(t *testing.T, bin, dir string) string {
 	events := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	t.Cleanup(events.Close)
 	secret := filepath.Join(dir, "events.secret")
-	addr := freeAddr(t)
+	addr := freeport.Addr(t)
 	cfg := filepath.Join(dir, "config.yaml")
 	write(t, secret, "events-signing-secret-0123456789")
 	write(t, cfg, fmt.Sprintf("admin_listen: %s\nstate_dir: %s\nlog_level: info\nshutdown_timeout: 5s\npoll_interval: 1s\nevents:\n  url: %s\n  secret_file: %s\n",
@@ -103,7 +104,7 @@ scrape_configs:
     static_configs:
       - targets: [%q]
 `, rules, target))
-	addr := freeAddr(t)
+	addr := freeport.Addr(t)
 	p := startProc(t, "prometheus", bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "tsdb"),
 		"--web.listen-address="+addr, "--log.level=warn")
 	waitHTTP(t, p, "http://"+addr+"/-/ready", 30*time.Second)

@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 const (
@@ -132,10 +130,4 @@ func procUID(t *testing.T, pid int) int {
 	}
 	t.Fatalf("no Uid in /proc/%d/status", pid)
 	return -1
-}
-
-// freeAddr returns a loopback address with a port free right now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	return freeport.Addr(t)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // dqliteState is the state directory of the one-member dqlite store,
@@ -22,7 +24,7 @@ func (r *root) serveOnDqlite() {
 	if err := os.Mkdir(r.path(dqliteState), 0o700); err != nil {
 		r.t.Fatal(err)
 	}
-	admin, agent, raft := freeAddr(r.t), freeAddr(r.t), freeAddr(r.t)
+	admin, agent, raft := freeport.Addr(r.t), freeport.Addr(r.t), freeport.Addr(r.t)
 	config := dqliteState + "/config.yaml"
 	r.write(config, fmt.Sprintf("admin_listen: %s\nagent:\n  listen: %s\nstore:\n  backend: dqlite\n  dqlite:\n    address: %s\n",
 		admin, agent, raft), 0o600)

@@ -5,6 +5,8 @@ package installtest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // checkInstalled checks what install and upgrade must leave: the package
@@ -50,7 +52,7 @@ func (r *root) checkInstalled(version string) {
 // admin address.
 func (r *root) editConfig() (string, string) {
 	r.t.Helper()
-	admin, agent := freeAddr(r.t), freeAddr(r.t)
+	admin, agent := freeport.Addr(r.t), freeport.Addr(r.t)
 	edited := r.read(sidecarConfig) + fmt.Sprintf(
 		"\n# Edited by the operator.\nadmin_listen: %s\nagent:\n  listen: %s\n", admin, agent)
 	mode, _, _ := r.owner(sidecarConfig)

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // storeCut is member cut of a cluster, run in a network namespace of its
@@ -29,7 +31,7 @@ func newCutCluster(t *testing.T, o simOptions) (*cluster, *storeCut) {
 	c.world = &world{t: t, sim: startSim(t, o)}
 	for i := range 3 {
 		c.names = append(c.names, fmt.Sprintf("region-%c", 'a'+i))
-		c.raft = append(c.raft, freeAddr(t))
+		c.raft = append(c.raft, freeport.Addr(t))
 	}
 	cut := &storeCut{member: 2}
 	ns := newNetns(t)

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // leaseTTL is the members' store.lease_ttl: short, so that a survivor
@@ -40,7 +42,7 @@ func newCluster(t *testing.T, o simOptions) *cluster {
 	c.world = &world{t: t, sim: startSim(t, o)}
 	for i := range 3 {
 		c.names = append(c.names, fmt.Sprintf("region-%c", 'a'+i))
-		c.raft = append(c.raft, freeAddr(t))
+		c.raft = append(c.raft, freeport.Addr(t))
 	}
 	for i := range 3 {
 		var join []string
@@ -65,7 +67,7 @@ func (c *cluster) newMember(v vault, bin string, i int, join []string) *daemon {
 	t := c.t
 	dir := t.TempDir()
 	d := &daemon{t: t, config: filepath.Join(dir, "config.yaml"), stateDir: filepath.Join(dir, "state"),
-		adminAddr: freeAddr(t), agentAddr: freeAddr(t), bin: bin, name: c.names[i]}
+		adminAddr: freeport.Addr(t), agentAddr: freeport.Addr(t), bin: bin, name: c.names[i]}
 	joins := "[]"
 	if len(join) > 0 {
 		joins = "[" + strings.Join(join, ", ") + "]"

@@ -37,7 +37,7 @@ func newDaemon(t testing.TB, v vault) *daemon {
 	t.Helper()
 	dir := t.TempDir()
 	d := &daemon{t: t, config: filepath.Join(dir, "config.yaml"), stateDir: filepath.Join(dir, "state"),
-		adminAddr: freeAddr(t), agentAddr: freeAddr(t), vault: v}
+		adminAddr: freeport.Addr(t), agentAddr: freeport.Addr(t), vault: v}
 	cfg := fmt.Sprintf(`admin_listen: %s
 state_dir: %s
 log_level: debug
@@ -91,10 +91,4 @@ func (d *daemon) token() string {
 		d.t.Fatalf("admin token: %v", err)
 	}
 	return strings.TrimSpace(string(b))
-}
-
-// freeAddr returns a loopback address with a port free right now.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	return freeport.Addr(t)
 }

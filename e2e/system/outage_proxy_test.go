@@ -7,6 +7,8 @@ import (
 	"net"
 	"sync"
 	"testing"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // outageProxy stands between the daemon and the simulator's API: while
@@ -23,7 +25,7 @@ type outageProxy struct {
 
 func startOutageProxy(t testing.TB, target string) *outageProxy {
 	t.Helper()
-	p := &outageProxy{t: t, addr: freeAddr(t), target: target, conns: map[net.Conn]bool{}}
+	p := &outageProxy{t: t, addr: freeport.Addr(t), target: target, conns: map[net.Conn]bool{}}
 	p.up()
 	t.Cleanup(p.down)
 	return p

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // The listeners' limits in this test, short so the test is quick; the
@@ -31,7 +33,7 @@ func slowDaemon(t *testing.T) *daemon {
 	requireBinaries(t)
 	dir := t.TempDir()
 	d := &daemon{t: t, config: filepath.Join(dir, "config.yaml"), stateDir: filepath.Join(dir, "state"),
-		adminAddr: freeAddr(t), agentAddr: freeAddr(t)}
+		adminAddr: freeport.Addr(t), agentAddr: freeport.Addr(t)}
 	limits := fmt.Sprintf("{read_timeout: %s, write_timeout: %s, idle_timeout: %s}", slowTimeout, slowTimeout, slowTimeout)
 	cfg := fmt.Sprintf("admin_listen: %s\nstate_dir: %s\nadmin_http: %s\nconnectivity:\n  port: 0\n"+
 		"agent:\n  listen: %s\n  url: https://%s\n  cert_hosts: [127.0.0.1]\n  http: %s\n",

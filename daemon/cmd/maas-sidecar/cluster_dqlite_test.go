@@ -38,12 +38,6 @@ func startMember(t *testing.T, name, state, raft string, join ...string) *member
 	return &member{proc: startServe(t, state, nil, "--config", path), name: name, state: state, raft: raft}
 }
 
-// freeAddr is a loopback address with a port free now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	return freeport.Addr(t)
-}
-
 // sharedPKIFiles are the files every member of a cluster shares.
 var sharedPKIFiles = []string{pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile, cert.SiteKeyFile}
 
@@ -124,7 +118,7 @@ type clusterAnswer struct {
 func TestClusterOfTwoDaemons(t *testing.T) {
 	root := t.TempDir()
 	stateA, stateB := filepath.Join(root, "a"), filepath.Join(root, "b")
-	raftA, raftB := freeAddr(t), freeAddr(t)
+	raftA, raftB := freeport.Addr(t), freeport.Addr(t)
 	a := startMember(t, "region-a", stateA, raftA)
 	a.waitReady()
 	sharePKI(t, stateA, stateB, sharedPKIFiles...)
@@ -170,17 +164,17 @@ func TestClusterOfTwoDaemons(t *testing.T) {
 	}
 
 	t.Run("another CA", func(t *testing.T) {
-		refused(t, startMember(t, "region-c", filepath.Join(root, "c"), freeAddr(t), raftA), "does not accept")
+		refused(t, startMember(t, "region-c", filepath.Join(root, "c"), freeport.Addr(t), raftA), "does not accept")
 	})
 	t.Run("another signing key", func(t *testing.T) {
 		state := filepath.Join(root, "d")
 		sharePKI(t, stateA, state, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, cert.SiteKeyFile)
-		refused(t, startMember(t, "region-d", state, freeAddr(t), raftA), "signs agent tasks with another key")
+		refused(t, startMember(t, "region-d", state, freeport.Addr(t), raftA), "signs agent tasks with another key")
 	})
 	t.Run("another evidence site key", func(t *testing.T) {
 		state := filepath.Join(root, "e")
 		sharePKI(t, stateA, state, pki.CACertFile, pki.CAKeyFile, pki.StoreCACertFile, pki.StoreCAKeyFile, pki.SigningKeyFile)
-		refused(t, startMember(t, "region-e", state, freeAddr(t), raftA), "signs clean certificates with another evidence site key")
+		refused(t, startMember(t, "region-e", state, freeport.Addr(t), raftA), "signs clean certificates with another evidence site key")
 	})
 
 	// region-b stops gracefully (leases released, leadership handed over)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // cli runs the binary's CLI against m with m's token; it returns the
@@ -58,7 +60,7 @@ func storeLines(body string) string {
 // members, in status and in the metrics.
 func TestClusterRemoveAndRaftMetrics(t *testing.T) {
 	root := t.TempDir()
-	raft := []string{freeAddr(t), freeAddr(t), freeAddr(t)}
+	raft := []string{freeport.Addr(t), freeport.Addr(t), freeport.Addr(t)}
 	a := startMember(t, "region-a", filepath.Join(root, "a"), raft[0])
 	a.waitReady()
 	ms := []*member{a}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // agentCertificate is what an enrolled GPU host holds: a client
@@ -45,7 +46,7 @@ func agentCertificate(t *testing.T, p *pki.PKI, nodeID string) tls.Certificate {
 // member TLS of the daemon whose state dir is state, as serve does.
 func startMemberPort(t *testing.T, p *pki.PKI, legacy bool) string {
 	t.Helper()
-	addr := loopbackAddr(t)
+	addr := freeport.Addr(t)
 	_, peerTLS, err := memberTLS(p, "127.0.0.1", legacy)
 	if err != nil {
 		t.Fatal(err)

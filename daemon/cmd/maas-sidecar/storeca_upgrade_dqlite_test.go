@@ -13,6 +13,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/pki"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // earlierReleaseTLS is the member TLS of the releases before the store
@@ -79,7 +80,7 @@ func TestRollingUpgradeToTheStoreCA(t *testing.T) {
 	legacy, _ := p.LegacyMemberCertificate("127.0.0.1")
 	r := &rolling{stores: make([]*dqlite.Store, 3)}
 	for i := range 3 {
-		r.dirs, r.addrs = append(r.dirs, t.TempDir()), append(r.addrs, loopbackAddr(t))
+		r.dirs, r.addrs = append(r.dirs, t.TempDir()), append(r.addrs, freeport.Addr(t))
 		r.start(t, i, earlierReleaseTLS(t, p))
 	}
 	t.Cleanup(func() {

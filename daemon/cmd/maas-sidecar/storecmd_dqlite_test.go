@@ -16,17 +16,12 @@ import (
 	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
-func loopbackAddr(t *testing.T) string {
-	t.Helper()
-	return freeport.Addr(t)
-}
-
 // TestStoreMigrateDqlite copies bbolt into a new dqlite cluster, backs
 // that up as an export stream, restores it into bbolt and migrates the
 // cluster back into another bbolt store: both equal the first.
 func TestStoreMigrateDqlite(t *testing.T) {
 	src, want := populatedDir(t)
-	dq := "dqlite:" + t.TempDir() + ",address=" + loopbackAddr(t)
+	dq := "dqlite:" + t.TempDir() + ",address=" + freeport.Addr(t)
 	code, out, stderr := runCmd(t, "store", "migrate", "--from", "bolt:"+src, "--to", dq)
 	if code != exitOK || !strings.Contains(out, "verified") {
 		t.Fatalf("bolt to dqlite: exit %d\n%s%s", code, out, stderr)
@@ -99,11 +94,11 @@ func TestStoreSpecTLS(t *testing.T) {
 		t.Errorf("the one-time store CA of a bare data dir was written beside it: %v", err)
 	}
 	src, _ := populatedDir(t)
-	dq := "dqlite:" + filepath.Join(state, DqliteDir) + ",address=" + loopbackAddr(t)
+	dq := "dqlite:" + filepath.Join(state, DqliteDir) + ",address=" + freeport.Addr(t)
 	if code, out, stderr := runCmd(t, "store", "migrate", "--from", "bolt:"+src, "--to", dq); code != exitOK || !strings.Contains(out, "verified") {
 		t.Fatalf("bolt into a daemon's data dir (TLS): exit %d\n%s%s", code, out, stderr)
 	}
-	missing := "dqlite:" + filepath.Join(t.TempDir(), "none") + ",address=" + loopbackAddr(t)
+	missing := "dqlite:" + filepath.Join(t.TempDir(), "none") + ",address=" + freeport.Addr(t)
 	if code, _, stderr := runCmd(t, "backup", "--from", missing, "--out", filepath.Join(t.TempDir(), "b")); code == exitOK || !strings.Contains(stderr, "no dqlite data dir") {
 		t.Fatalf("backup from a missing data dir: exit %d, %s", code, stderr)
 	}

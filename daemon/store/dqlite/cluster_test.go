@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // cluster is a dqlite cluster of nodes in this process, on loopback.
@@ -26,7 +27,7 @@ func startCluster(t *testing.T, n int, tls func(i int) *dqlite.TLS) *cluster {
 	t.Helper()
 	c := &cluster{tls: tls}
 	for i := range n {
-		c.dirs, c.addrs = append(c.dirs, t.TempDir()), append(c.addrs, freeAddr(t))
+		c.dirs, c.addrs = append(c.dirs, t.TempDir()), append(c.addrs, freeport.Addr(t))
 		c.nodes = append(c.nodes, nil)
 		c.start(t, i)
 	}

@@ -17,7 +17,7 @@ import (
 
 func TestConformanceSingleNode(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, clock *clockwork.FakeClock) storetest.Harness {
-		dir, addr := t.TempDir(), freeAddr(t)
+		dir, addr := t.TempDir(), freeport.Addr(t)
 		return storetest.Harness{Open: func(t *testing.T) lifecycle.Store {
 			return mustOpen(t, dir, addr, clock)
 		}}
@@ -34,10 +34,4 @@ func mustOpen(t *testing.T, dir, addr string, clock clockwork.Clock) *dqlite.Sto
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
-}
-
-// freeAddr returns a loopback address with a port free right now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	return freeport.Addr(t)
 }

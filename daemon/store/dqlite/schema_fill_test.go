@@ -13,6 +13,7 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
 	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // runCols is one run's migration-6 columns as stored.
@@ -49,7 +50,7 @@ func readRunCols(t *testing.T, s *dqlite.Store, where string) []runCols {
 // without fractions, before 1970; runs without node or batch) are the
 // ones saveRun writes.
 func TestSchemaFillsRunColumnsOfLargeStore(t *testing.T) {
-	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeAddr(t), storetest.NewClock()
+	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeport.Addr(t), storetest.NewClock()
 	s := mustOpen(t, dir, addr, clock)
 	site := lifecycle.Site{ID: "site-1", Name: "maas-1", RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
 		PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()

@@ -15,10 +15,11 @@ import (
 	"github.com/gpuaas/maas-sidecar/daemon/lifecycle"
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
 	"github.com/gpuaas/maas-sidecar/daemon/store/storetest"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 func TestSchemaNewStoreIsLatest(t *testing.T) {
-	s := mustOpen(t, t.TempDir(), freeAddr(t), storetest.NewClock())
+	s := mustOpen(t, t.TempDir(), freeport.Addr(t), storetest.NewClock())
 	got, err := s.SchemaStatus(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func TestSchemaNewStoreIsLatest(t *testing.T) {
 // and its version-1 records survive; migration 6 fills the run columns
 // of the runs it finds, so a page of them is read in SQL.
 func TestSchemaMigratesOlderStore(t *testing.T) {
-	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeAddr(t), storetest.NewClock()
+	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeport.Addr(t), storetest.NewClock()
 	s := mustOpen(t, dir, addr, clock)
 	site := lifecycle.Site{ID: "site-1", Name: "maas-1", RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
 		PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
@@ -103,7 +104,7 @@ var undoRunColumns = []string{`DROP INDEX runs_order`, `DROP INDEX runs_site_ord
 // A store written by a newer release is refused with conflict and left
 // at its version.
 func TestSchemaRefusesNewerStore(t *testing.T) {
-	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeAddr(t), storetest.NewClock()
+	ctx, dir, addr, clock := context.Background(), t.TempDir(), freeport.Addr(t), storetest.NewClock()
 	s := mustOpen(t, dir, addr, clock)
 	if _, err := s.DB().ExecContext(ctx, `UPDATE schema_version SET version = ?`, dqlite.Latest()+1); err != nil {
 		t.Fatal(err)
@@ -123,7 +124,7 @@ func TestSchemaRefusesNewerStore(t *testing.T) {
 // writes are refused, naming both versions, and its reads still answer.
 func TestSchemaNewerStoreRefusesWrites(t *testing.T) {
 	ctx, clock := context.Background(), storetest.NewClock()
-	s := mustOpen(t, t.TempDir(), freeAddr(t), clock)
+	s := mustOpen(t, t.TempDir(), freeport.Addr(t), clock)
 	site := lifecycle.Site{ID: "site-1", Name: "maas-1", RegionCode: "dc1", APIBaseURL: "http://10.0.0.1:5240/MAAS",
 		PXEIface: "ens19", PXEVLANVID: 46, NodePXEIface: "eno8303"}.WithDefaults()
 	if err := s.CreateSite(ctx, site, lifecycle.DefaultSitePolicy(site.ID)); err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // childEnv asks the test binary to run as the second cluster's process.
@@ -60,7 +61,7 @@ func TestTwoClustersOnOneHost(t *testing.T) {
 	ca := newCA(t, "parent")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	n, err := dqlite.StartNode(ctx, t.TempDir(), dqlite.Options{Address: freeAddr(t), TLS: ca.nodeTLS(t)})
+	n, err := dqlite.StartNode(ctx, t.TempDir(), dqlite.Options{Address: freeport.Addr(t), TLS: ca.nodeTLS(t)})
 	if err != nil {
 		t.Fatalf("a TLS cluster beside another process's: %v", err)
 	}
@@ -75,7 +76,7 @@ func TestSocketChild(t *testing.T) {
 		t.Skip("runs only as the child of TestTwoClustersOnOneHost")
 	}
 	ca := newCA(t, "child")
-	n, err := dqlite.StartNode(context.Background(), dir, dqlite.Options{Address: freeAddr(t), TLS: ca.nodeTLS(t)})
+	n, err := dqlite.StartNode(context.Background(), dir, dqlite.Options{Address: freeport.Addr(t), TLS: ca.nodeTLS(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

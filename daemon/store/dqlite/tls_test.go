@@ -18,6 +18,7 @@ import (
 	"github.com/canonical/go-dqlite/app"
 
 	"github.com/gpuaas/maas-sidecar/daemon/store/dqlite"
+	"github.com/gpuaas/maas-sidecar/internal/freeport"
 )
 
 // testCA is a certificate authority that issues node certificates.
@@ -96,7 +97,7 @@ func TestClusterTLS(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 			defer cancel()
-			n, err := dqlite.StartNode(ctx, t.TempDir(), dqlite.Options{Address: freeAddr(t), Join: c.addrs[:1], TLS: tc.tls})
+			n, err := dqlite.StartNode(ctx, t.TempDir(), dqlite.Options{Address: freeport.Addr(t), Join: c.addrs[:1], TLS: tc.tls})
 			if err == nil {
 				n.Kill()
 			}
